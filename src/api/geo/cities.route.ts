@@ -1,0 +1,71 @@
+// GET /api/geo/cities (SPEC 4.2). Bodies are serialized and compressed once per catalog version;
+// a request costs a cache lookup, an ETag comparison and one write.
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import type { RequestContext } from '../../http/context.ts';
+import { sendEmpty } from '../../http/respond.ts';
+import { listCities, type CitiesData } from '../../use-cases/geo/list-cities.use-case.ts';
+import { CITIES_MAX_AGE_S } from '../../limits.ts';
+
+interface Prepared {
+  version: number;
+  etag: string;
+  identity: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+}
+
+const cache = new WeakMap<object, Map<string, Prepared>>();
+
+function prepare(data: CitiesData): Prepared {
+  const identity = Buffer.from(JSON.stringify({ success: true, data: { country: data.country, official: data.official, regions: data.regions } }));
+  return {
+    version: data.version,
+    etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 32)}"`,
+    identity,
+    gzip: gzipSync(identity, { level: 9 }),
+    br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+  };
+}
+
+/** Picks br, then gzip, by the client's Accept-Encoding (q=0 refuses). */
+export function chooseEncoding(accept: string | undefined): 'br' | 'gzip' | 'identity' {
+  if (!accept) return 'identity';
+  const q = new Map<string, number>();
+  for (const part of accept.toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    const qp = params.find((p) => p.trim().startsWith('q='));
+    q.set(name!.trim(), qp ? Number(qp.trim().slice(2)) || 0 : 1);
+  }
+  const score = (e: string) => q.get(e) ?? q.get('*') ?? 0;
+  if (score('br') > 0 && score('br') >= score('gzip')) return 'br';
+  if (score('gzip') > 0) return 'gzip';
+  return 'identity';
+}
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+export async function citiesRoute(ctx: RequestContext): Promise<void> {
+  const data = await listCities(ctx.deps, ctx.url.searchParams.get('country') ?? undefined);
+  let byCountry = cache.get(ctx.deps.catalogs);
+  if (!byCountry) cache.set(ctx.deps.catalogs, (byCountry = new Map()));
+  let prepared = byCountry.get(data.country);
+  if (!prepared || prepared.version !== data.version) byCountry.set(data.country, (prepared = prepare(data)));
+
+  const headers: Record<string, string> = {
+    'Cache-Control': `public, max-age=${CITIES_MAX_AGE_S}`,
+    ETag: prepared.etag,
+    Vary: 'Accept-Encoding',
+    'Access-Control-Allow-Origin': '*',
+  };
+  if (etagMatches(ctx.req.headers['if-none-match'], prepared.etag)) return sendEmpty(ctx, 304, headers);
+  const encoding = chooseEncoding(ctx.req.headers['accept-encoding']);
+  const body = encoding === 'br' ? prepared.br : encoding === 'gzip' ? prepared.gzip : prepared.identity;
+  if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+  ctx.res.writeHead(200, { ...ctx.headers, ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
+  ctx.res.end(body);
+}

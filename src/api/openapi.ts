@@ -1,0 +1,121 @@
+// GET /openapi.json: OpenAPI 3.0.3 generated from the same valibot schemas the routes validate
+// with (SPEC 4.3, seed 9). Built once per base URL.
+import type * as v from 'valibot';
+import { toJsonSchema } from '@valibot/to-json-schema';
+import { CreateOrderInputSchema } from '../use-cases/orders/create-order.schema.ts';
+import { CreateOrderSuccessSchema } from '../use-cases/orders/order-view.ts';
+import { CitiesResponseSchema, ErrorResponseSchema, HealthResponseSchema, ReadyResponseSchema } from './schemas.ts';
+import { CITIES_MAX_AGE_S, MAX_BODY_BYTES } from '../limits.ts';
+
+type Json = Record<string, unknown>;
+
+/** valibot → OpenAPI 3.0 schema object; actions JSON Schema cannot say (trim, checks) are described in text. */
+export function openApiSchema(schema: v.GenericSchema): Json {
+  return toJsonSchema(schema, {
+    target: 'openapi-3.0',
+    typeMode: 'ignore',
+    errorMode: 'throw',
+    ignoreActions: ['trim', 'finite', 'check', 'isoTimestamp'],
+  }) as Json;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Json) => ({ 'application/json': { schema } });
+const error = (description: string) => ({ description, content: json(ref('ErrorResponse')) });
+const rateHeaders = {
+  'RateLimit-Limit': { description: 'Requests allowed in the tightest window.', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in that window.', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until that window resets.', schema: { type: 'integer' } },
+  'X-Request-Id': { description: 'Request id (echoed when the client sent one).', schema: { type: 'string' } },
+};
+
+export function buildOpenApi(baseUrl: string): Json {
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'codrail API',
+      version: '1.0.0',
+      description:
+        'Cash-on-delivery commerce rail: create COD orders and list the region → city selector. ' +
+        `Every error uses ErrorResponse. Bodies over ${MAX_BODY_BYTES} bytes are refused (413).`,
+    },
+    servers: [{ url: baseUrl }],
+    paths: {
+      '/api/orders/create': {
+        post: {
+          operationId: 'createOrder',
+          summary: 'Create a COD order',
+          description:
+            'Mode 1: `landing_page_id`, no credential. Mode 2: `store_id` + `product_id` with a publishable key ' +
+            '(`x-svc-api-key` or Bearer, origin checked) or a secret key (Bearer). Test keys create sandbox orders. ' +
+            'Strings are trimmed before length checks; money has at most 2 decimals. An `Idempotency-Key` makes retries return the first answer.',
+          security: [{}, { publishableKey: [] }, { bearerKey: [] }],
+          parameters: [
+            { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } },
+          ],
+          requestBody: { required: true, content: json(ref('CreateOrderInput')) },
+          responses: {
+            '200': { description: 'Order created (or the first answer of a retry or duplicate).', headers: rateHeaders, content: json(ref('CreateOrderSuccess')) },
+            '400': error('Invalid data, price below the floor, or "Order rejected" (anti-bot).'),
+            '401': error('Credential missing, malformed, unknown or revoked (mode 2).'),
+            '403': error('Key not valid for this store, product or origin.'),
+            '413': error('Body too large.'),
+            '415': error('Content-Type is not application/json.'),
+            '429': {
+              ...error('Rate limit exceeded.'),
+              headers: { ...rateHeaders, 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } },
+            },
+            '500': error('Internal error (details only in the server log).'),
+          },
+        },
+        options: { operationId: 'createOrderPreflight', summary: 'CORS preflight', security: [], responses: { '204': { description: 'Preflight answer.' } } },
+      },
+      '/api/geo/cities': {
+        get: {
+          operationId: 'listCities',
+          summary: 'Regions and cities of a country',
+          description: `Official datasets: AR, CL, CO, EC, GT, MX, PE, PY. Other ISO codes answer official:false. Cacheable ${CITIES_MAX_AGE_S} s, strong ETag, gzip/br.`,
+          security: [],
+          parameters: [
+            { name: 'country', in: 'query', required: true, description: 'ISO 3166-1 alpha-2, case-insensitive.', schema: { type: 'string', minLength: 2, maxLength: 2 } },
+            { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } },
+          ],
+          responses: {
+            '200': { description: 'The selector.', headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } }, content: json(ref('CitiesResponse')) },
+            '304': { description: 'Not modified (If-None-Match matched).' },
+            '400': error('country missing or not ISO 3166-1 alpha-2.'),
+            '500': error('Internal error.'),
+          },
+        },
+      },
+      '/healthz': {
+        get: { operationId: 'healthz', summary: 'Liveness', security: [], responses: { '200': { description: 'Alive.', content: json(ref('HealthResponse')) } } },
+      },
+      '/readyz': {
+        get: {
+          operationId: 'readyz',
+          summary: 'Readiness: database reachable, migrations current',
+          security: [],
+          responses: { '200': { description: 'Ready.', content: json(ref('ReadyResponse')) }, '503': error('Not ready.') },
+        },
+      },
+      '/openapi.json': {
+        get: { operationId: 'openapi', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.0.3 document.', content: json({ type: 'object' }) } } },
+      },
+    },
+    components: {
+      securitySchemes: {
+        publishableKey: { type: 'apiKey', in: 'header', name: 'x-svc-api-key', description: '`svc_live_pub_…` or `svc_test_pub_…` (sandbox).' },
+        bearerKey: { type: 'http', scheme: 'bearer', description: 'A publishable key, or a secret key `svc_live_secret_…` (server to server).' },
+      },
+      schemas: {
+        CreateOrderInput: openApiSchema(CreateOrderInputSchema),
+        CreateOrderSuccess: openApiSchema(CreateOrderSuccessSchema),
+        CitiesResponse: openApiSchema(CitiesResponseSchema),
+        ErrorResponse: openApiSchema(ErrorResponseSchema),
+        HealthResponse: openApiSchema(HealthResponseSchema),
+        ReadyResponse: openApiSchema(ReadyResponseSchema),
+      },
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// Composition root: openApp(config) → deps. Dependencies travel in this object; no singletons.
+import type { Config } from './config.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { createLogger, type Logger } from './log.ts';
+import { openDatabase, type Db } from './db/connect.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { Catalogs } from './use-cases/geo/catalogs.ts';
+import { loadBundledCatalogs } from './use-cases/geo/load-bundled-catalogs.use-case.ts';
+
+export interface Deps {
+  readonly config: Config;
+  readonly db: Db;
+  readonly log: Logger;
+  readonly clock: Clock;
+  readonly catalogs: Catalogs;
+}
+
+export interface App extends Deps {
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  clock?: Clock;
+  log?: Logger;
+}
+
+export function openApp(config: Config, options: OpenOptions = {}): App {
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? createLogger(config.logLevel);
+  const { db, close } = openDatabase(config.dbFile);
+  const catalogs = new Catalogs(db, clock);
+  return { config, db, log, clock, catalogs, close };
+}
+
+/** Schema migrations, then the bundled city catalogs a fresh database lacks (`codrail migrate`). */
+export async function migrate(deps: Pick<Deps, 'db' | 'clock'>): Promise<{ migrations: string[]; catalogs: string[] }> {
+  const migrations = await migrateToLatest(deps.db);
+  const catalogs = await loadBundledCatalogs(deps);
+  return { migrations, catalogs };
+}

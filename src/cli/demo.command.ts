@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import { runDemo } from '../use-cases/demo.use-case.ts';
+import { globals, print, withApp } from './output.ts';
+
+export function register(program: Command): void {
+  program
+    .command('demo')
+    .description('create (once) the demo account, store, product and landing; issue a fresh demo test key')
+    .action(async (_o, cmd: Command) => {
+      const demo = await withApp(cmd, (app) => runDemo(app));
+      print(
+        globals(cmd),
+        demo,
+        [
+          `account  ${demo.account.id}  ${demo.account.name}`,
+          `store    ${demo.store.id}  ${demo.store.name} (${demo.store.country}, ${demo.store.currency})`,
+          `product  ${demo.product.id}  ${demo.product.name}`,
+          `landing  ${demo.landing.id}  ${demo.landing.url}`,
+          `test key ${demo.key.key}  (shown once)`,
+          '',
+          'with `codrail serve` running, place a first order:',
+          `  ${demo.curl}`,
+        ].join('\n'),
+      );
+    });
+}

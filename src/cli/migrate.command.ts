@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import { migrate } from '../app.ts';
+import { print, withApp, globals } from './output.ts';
+
+export function register(program: Command): void {
+  program
+    .command('migrate')
+    .description('apply pending database migrations and load the bundled city catalogs')
+    .action(async (_opts, cmd: Command) => {
+      const result = await withApp(cmd, async (app) => ({ database: app.config.dbFile, ...(await migrate(app)) }), { migrate: false });
+      print(
+        globals(cmd),
+        result,
+        `database ${result.database}: ${result.migrations.length} migration(s) applied, ${result.catalogs.length} catalog(s) loaded; up to date`,
+      );
+    });
+}

@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import { listOrderSummaries, searchOrderSummaries, showOrder } from '../use-cases/orders/orders.use-case.ts';
+import { LIST_DEFAULT_LIMIT } from '../limits.ts';
+import { globals, intOption, print, withApp } from './output.ts';
+
+type Summary = { order_number: number; id: string; status: string; nombre: string; ciudad: string; total_price: number; currency: string; needs_review: boolean; sandbox: boolean; created_at: string };
+
+const line = (o: Summary) =>
+  `#${o.order_number}  ${o.id}  ${o.status.padEnd(9)} ${o.total_price} ${o.currency}  ${o.nombre} — ${o.ciudad}${o.needs_review ? '  [needs review]' : ''}${o.sandbox ? '  [sandbox]' : ''}  ${o.created_at}`;
+const lines = (list: Summary[]) => (list.length ? list.map(line).join('\n') : '(no orders)');
+
+export function register(program: Command): void {
+  const orders = program.command('orders').description('orders: list, show, search');
+  orders
+    .command('list')
+    .description('list orders, newest first')
+    .option('--store <id>', 'only this store')
+    .option('--status <status>', 'pending | confirmed | processing | shipped | delivered | returned | cancelled')
+    .option('--review', 'only orders whose city needs review')
+    .option('--sandbox', 'only sandbox (test key) orders')
+    .option('--limit <n>', `how many (default ${LIST_DEFAULT_LIMIT})`, intOption('limit'), LIST_DEFAULT_LIMIT)
+    .action(async (o: { store?: string; status?: string; review?: boolean; sandbox?: boolean; limit: number }, cmd: Command) => {
+      const list = await withApp(cmd, (app) => listOrderSummaries(app, { storeId: o.store, status: o.status, review: o.review, sandbox: o.sandbox ? true : undefined, limit: o.limit }));
+      print(globals(cmd), list, lines(list));
+    });
+  orders
+    .command('show')
+    .description('one order with its events and fulfillment state')
+    .argument('<id-or-number>', 'order id, or order number')
+    .option('--store <id>', 'store of the order number')
+    .action(async (idOrNumber: string, o: { store?: string }, cmd: Command) => print(globals(cmd), await withApp(cmd, (app) => showOrder(app, idOrNumber, o.store))));
+  orders
+    .command('search')
+    .description('search by number, buyer name, phone or city')
+    .argument('<text>', 'what to look for')
+    .option('--limit <n>', `how many (default ${LIST_DEFAULT_LIMIT})`, intOption('limit'), LIST_DEFAULT_LIMIT)
+    .action(async (text: string, o: { limit: number }, cmd: Command) => {
+      const list = await withApp(cmd, (app) => searchOrderSummaries(app, text, o.limit));
+      print(globals(cmd), list, lines(list));
+    });
+}

@@ -1,0 +1,75 @@
+// CLI output: with --json exactly one JSON document on stdout; human text otherwise.
+// Errors go to stderr; exit 1 for failures, 2 for usage errors (SPEC 9).
+import { Command } from 'commander';
+import { AppError } from '../errors.ts';
+import { loadConfig, type Config, type ConfigFlags } from '../config.ts';
+import { openApp, migrate, type App } from '../app.ts';
+import { createLogger } from '../log.ts';
+import pino from 'pino';
+
+export interface GlobalOptions {
+  db?: string;
+  json?: boolean;
+}
+
+export const globals = (cmd: Command): GlobalOptions => cmd.optsWithGlobals() as GlobalOptions;
+
+function human(value: unknown, indent = ''): string {
+  if (value === null || value === undefined) return `${indent}-`;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return `${indent}(none)`;
+    return value.map((item) => (typeof item === 'object' && item !== null ? `${human(item, indent)}\n` : `${indent}${String(item)}`)).join('\n');
+  }
+  if (typeof value === 'object') {
+    return Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => (typeof v === 'object' && v !== null && !(Array.isArray(v) && v.every((x) => typeof x !== 'object')) ? `${indent}${k}:\n${human(v, `${indent}  `)}` : `${indent}${k}: ${Array.isArray(v) ? v.join(', ') || '(none)' : String(v ?? '-')}`))
+      .join('\n');
+  }
+  return `${indent}${String(value)}`;
+}
+
+export function print(opts: GlobalOptions, value: unknown, text?: string): void {
+  if (opts.json) process.stdout.write(`${JSON.stringify(value)}\n`);
+  else process.stdout.write(`${text ?? human(value)}\n`);
+}
+
+export function fail(error: unknown): never {
+  if (error instanceof AppError && error.expose) {
+    const details = error.details?.map((d) => `  ${d.field}: ${d.message}`).join('\n');
+    process.stderr.write(`error: ${error.message}${details ? `\n${details}` : ''}\n`);
+    process.exit(error.code === 'invalid_input' ? 2 : 1);
+  }
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+
+export function config(opts: GlobalOptions, flags: ConfigFlags = {}): Config {
+  return loadConfig({ db: opts.db, ...flags });
+}
+
+/** Opens the database (migrating it first, so every command works on a fresh file), runs, closes. */
+export async function withApp<T>(cmd: Command, fn: (app: App) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> {
+  const opts = globals(cmd);
+  let app: App | undefined;
+  let result: T;
+  try {
+    app = openApp(config(opts), { log: createLogger('warn', pino.destination(2)) });
+    if (options.migrate !== false) await migrate(app);
+    result = await fn(app);
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    fail(error);
+  }
+  await app.close();
+  return result;
+}
+
+/** Repeatable option collector: `--domain a --domain b`. */
+export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export function intOption(name: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value)) throw new AppError('invalid_input', `${name} must be a whole number`, [{ field: name, message: 'must be a whole number' }]);
+    return Number(value);
+  };
+}

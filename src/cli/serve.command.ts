@@ -1,0 +1,76 @@
+import type { Command } from 'commander';
+import { loadConfig, withListenPort, type ConfigFlags } from '../config.ts';
+import { migrate, openApp } from '../app.ts';
+import { createHttpServer } from '../http/server.ts';
+import { routes } from '../api/routes.ts';
+import { runDemo } from '../use-cases/demo.use-case.ts';
+import { fail, globals } from './output.ts';
+
+interface ServeOptions extends Omit<ConfigFlags, 'db'> {
+  demo?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('serve')
+    .description('migrate, then serve the API (and, with --demo, load demo data and print a first curl)')
+    .option('--port <n>', 'listen port (PORT, default 3000)')
+    .option('--host <host>', 'listen host (HOST, default 127.0.0.1)')
+    .option('--base-url <url>', 'public base URL (CODRAIL_BASE_URL, default http://<host>:<port>)')
+    .option('--trust-proxy [hops]', 'read the client IP from X-Forwarded-For, trusting this many proxies (CODRAIL_TRUST_PROXY)')
+    .option('--fulfillment-url <url>', 'fulfillment platform URL (CODRAIL_FULFILLMENT_URL)')
+    .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)')
+    .option('--rate-ip-per-min <n>', 'order requests per client IP per minute (CODRAIL_RATE_IP_PER_MIN, default 10)')
+    .option('--rate-key-per-min <n>', 'order requests per key per minute (CODRAIL_RATE_KEY_PER_MIN, default 120)')
+    .option('--rate-phone-per-hour <n>', 'order requests per buyer phone per hour (CODRAIL_RATE_PHONE_PER_HOUR, default 5)')
+    .option('--demo', 'load the demo account, store, product, landing and a fresh test key, and print a curl')
+    .action(async (o: ServeOptions, cmd: Command) => {
+      try {
+        await serve({ ...o, db: globals(cmd).db });
+      } catch (error) {
+        fail(error);
+      }
+    });
+}
+
+export async function serve(flags: ServeOptions & { db?: string | undefined }): Promise<void> {
+  const config = loadConfig(flags);
+  const app = openApp(config);
+  await migrate(app);
+  const http = createHttpServer(app, routes);
+  const port = await http.listen(config.port, config.host);
+  const deps = { ...app, config: withListenPort(config, port, flags.baseUrl !== undefined || process.env.CODRAIL_BASE_URL !== undefined) };
+  http.useDeps(deps);
+  const base = deps.config.baseUrl;
+  app.log.info({ port, base }, 'codrail listening');
+  const out: string[] = [
+    `codrail listening on ${base}  (database ${config.dbFile})`,
+    `  health:   curl ${base}/healthz`,
+    `  cities:   curl '${base}/api/geo/cities?country=CO'`,
+    `  openapi:  ${base}/openapi.json`,
+  ];
+  if (flags.demo) {
+    const demo = await runDemo(deps);
+    out.push(
+      '',
+      `demo store ${demo.store.id} (${demo.store.country}, ${demo.store.currency}), product ${demo.product.id}, landing ${demo.landing.id}`,
+      `demo test key (sandbox, shown once; a new one each start): ${demo.key.key}`,
+      'place a first order:',
+      `  ${demo.curl}`,
+    );
+  }
+  process.stderr.write(`${out.join('\n')}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: draining requests');
+    await http.close();
+    await app.close();
+    app.log.flush();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}

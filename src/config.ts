@@ -1,0 +1,107 @@
+// Configuration: flags win over environment, environment over defaults (SPEC 2).
+// This is the only module that reads process.env.
+import { AppError } from './errors.ts';
+import { DEFAULT_RATE_IP_PER_MIN, DEFAULT_RATE_KEY_PER_MIN, DEFAULT_RATE_PHONE_PER_HOUR } from './limits.ts';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  readonly dbFile: string;
+  readonly port: number;
+  readonly host: string;
+  /** Public base URL without a trailing slash ({base_url}). */
+  readonly baseUrl: string;
+  /** Number of trusted proxy hops in X-Forwarded-For; 0 = ignore the header. */
+  readonly trustProxy: number;
+  readonly fulfillmentUrl: string | undefined;
+  readonly fulfillmentToken: string | undefined;
+  readonly logLevel: LogLevel;
+  readonly rateIpPerMin: number;
+  readonly rateKeyPerMin: number;
+  readonly ratePhonePerHour: number;
+}
+
+/** What the CLI may pass; every field optional, strings as typed on the command line. */
+export interface ConfigFlags {
+  db?: string | undefined;
+  port?: string | number | undefined;
+  host?: string | undefined;
+  baseUrl?: string | undefined;
+  trustProxy?: string | number | boolean | undefined;
+  fulfillmentUrl?: string | undefined;
+  logLevel?: string | undefined;
+  rateIpPerMin?: string | number | undefined;
+  rateKeyPerMin?: string | number | undefined;
+  ratePhonePerHour?: string | number | undefined;
+}
+
+type Env = Record<string, string | undefined>;
+
+const bad = (setting: string, message: string) =>
+  new AppError('invalid_input', `Invalid configuration: ${setting} ${message}`, [{ field: setting, message }]);
+
+function pick<T>(flag: T | undefined, env: string | undefined): T | string | undefined {
+  if (flag !== undefined) return flag;
+  return env === undefined || env === '' ? undefined : env;
+}
+
+function int(setting: string, value: unknown, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = typeof value === 'number' ? value : Number(String(value).trim());
+  if (!Number.isInteger(n) || n < min || n > max) throw bad(setting, `must be an integer from ${min} to ${max}`);
+  return n;
+}
+
+function trustProxyHops(value: unknown): number {
+  if (value === undefined || value === false) return 0;
+  if (value === true) return 1;
+  const s = String(value).trim().toLowerCase();
+  if (['', 'true', 'yes', 'on'].includes(s)) return 1;
+  if (['false', 'no', 'off'].includes(s)) return 0;
+  return int('trust-proxy', s, 0, 0, 10);
+}
+
+function baseUrl(value: string | undefined, host: string, port: number): string {
+  if (value === undefined) {
+    const h = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+    return `http://${h}:${port}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw bad('base-url', 'must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad('base-url', 'must use http or https');
+  if (url.search || url.hash || url.username || url.password) throw bad('base-url', 'must not carry a query, fragment or credentials');
+  return url.href.replace(/\/+$/, '');
+}
+
+export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Config {
+  const host = String(pick(flags.host, env.HOST) ?? '127.0.0.1');
+  const port = int('port', pick(flags.port, env.PORT), 3000, 0, 65535);
+  const logLevel = String(pick(flags.logLevel, env.LOG_LEVEL) ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw bad('log-level', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const fulfillmentUrl = pick(flags.fulfillmentUrl, env.CODRAIL_FULFILLMENT_URL) as string | undefined;
+  if (fulfillmentUrl !== undefined && !/^https?:\/\//.test(fulfillmentUrl)) throw bad('fulfillment-url', 'must be an http(s) URL');
+  return Object.freeze({
+    dbFile: String(pick(flags.db, env.CODRAIL_DB) ?? './codrail.sqlite'),
+    port,
+    host,
+    baseUrl: baseUrl(pick(flags.baseUrl, env.CODRAIL_BASE_URL) as string | undefined, host, port),
+    trustProxy: trustProxyHops(pick(flags.trustProxy, env.CODRAIL_TRUST_PROXY)),
+    fulfillmentUrl,
+    fulfillmentToken: env.CODRAIL_FULFILLMENT_TOKEN || undefined,
+    logLevel,
+    rateIpPerMin: int('rate-ip-per-min', pick(flags.rateIpPerMin, env.CODRAIL_RATE_IP_PER_MIN), DEFAULT_RATE_IP_PER_MIN, 1, 1_000_000),
+    rateKeyPerMin: int('rate-key-per-min', pick(flags.rateKeyPerMin, env.CODRAIL_RATE_KEY_PER_MIN), DEFAULT_RATE_KEY_PER_MIN, 1, 1_000_000),
+    ratePhonePerHour: int('rate-phone-per-hour', pick(flags.ratePhonePerHour, env.CODRAIL_RATE_PHONE_PER_HOUR), DEFAULT_RATE_PHONE_PER_HOUR, 1, 1_000_000),
+  });
+}
+
+/** With port 0 the real port is known only after listen: derive the base URL again. */
+export function withListenPort(config: Config, port: number, explicitBaseUrl: boolean): Config {
+  if (explicitBaseUrl || config.port === port) return config;
+  return Object.freeze({ ...config, port, baseUrl: baseUrl(undefined, config.host, port) });
+}

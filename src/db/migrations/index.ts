@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as initial from './0001-initial.migration.ts';
+
+/** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};

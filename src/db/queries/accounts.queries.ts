@@ -1,0 +1,24 @@
+import type { Db } from '../connect.ts';
+import type { Tx } from '../transaction.ts';
+import type { AccountsTable, UsersTable } from '../tables/index.ts';
+import type { Insertable } from 'kysely';
+
+export const insertAccount = (db: Db | Tx, row: AccountsTable) => db.insertInto('accounts').values(row).execute();
+
+export const findAccount = (db: Db, id: string) => db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findAccountByName = (db: Db, name: string) =>
+  db.selectFrom('accounts').selectAll().where('name', '=', name).orderBy('created_at').executeTakeFirst();
+
+export const listAccounts = (db: Db) => db.selectFrom('accounts').selectAll().orderBy('created_at').execute();
+
+export const insertUser = (db: Db | Tx, row: Insertable<UsersTable>) => db.insertInto('users').values(row).execute();
+
+export const findUserByEmail = (db: Db, email: string) =>
+  db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+
+export const listUsers = (db: Db, accountId?: string) => {
+  let q = db.selectFrom('users').select(['id', 'account_id', 'email', 'role', 'created_at', 'disabled_at']);
+  if (accountId) q = q.where('account_id', '=', accountId);
+  return q.orderBy('created_at').execute();
+};

@@ -1,0 +1,91 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../connect.ts';
+import type { Tx } from '../transaction.ts';
+import type { FulfillmentJobsTable, IdempotencyRecordsTable, OrderEventsTable, OrdersTable, OrderStatus } from '../tables/index.ts';
+
+export type OrderRow = Selectable<OrdersTable>;
+
+export const insertOrder = (tx: Tx, row: Insertable<OrdersTable>) => tx.insertInto('orders').values(row).execute();
+export const insertEvent = (db: Db | Tx, row: Insertable<OrderEventsTable>) => db.insertInto('order_events').values(row).execute();
+export const insertJob = (tx: Tx, row: Insertable<FulfillmentJobsTable>) => tx.insertInto('fulfillment_jobs').values(row).execute();
+
+export const findOrder = (db: Db | Tx, id: string) => db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findOrderByNumber = (db: Db, number: number, storeId?: string) => {
+  let q = db.selectFrom('orders').selectAll().where('order_number', '=', number);
+  if (storeId) q = q.where('store_id', '=', storeId);
+  return q.execute();
+};
+
+/** The first order of the same buyer and basket inside the duplicate window (SPEC 4.1 step 10). */
+export const findRecentDuplicate = (
+  db: Db | Tx,
+  k: { storeId: string; productId: string; phone: string; pack: string; quantity: number; sandbox: number; since: string },
+) =>
+  db
+    .selectFrom('orders')
+    .select(['id', 'order_number', 'status', 'created_at'])
+    .where('store_id', '=', k.storeId)
+    .where('telefono_e164', '=', k.phone)
+    .where('created_at', '>=', k.since)
+    .where('product_id', '=', k.productId)
+    .where('pack', '=', k.pack)
+    .where('quantity', '=', k.quantity)
+    .where('sandbox', '=', k.sandbox)
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+
+export interface OrderFilter {
+  storeId?: string | undefined;
+  status?: OrderStatus | undefined;
+  review?: boolean | undefined;
+  sandbox?: boolean | undefined;
+  limit: number;
+}
+
+export const listOrders = (db: Db, f: OrderFilter) => {
+  let q = db.selectFrom('orders').selectAll();
+  if (f.storeId) q = q.where('store_id', '=', f.storeId);
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.review) q = q.where('needs_review', '=', 1);
+  if (f.sandbox !== undefined) q = q.where('sandbox', '=', f.sandbox ? 1 : 0);
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+};
+
+/** Free-text search over number, buyer name, phone and city. */
+export const searchOrders = (db: Db, text: string, limit: number) => {
+  const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const digits = text.replace(/\D+/g, '');
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where((eb) => {
+      const ors = [
+        eb(eb.fn('lower', ['nombre']), 'like', like.toLowerCase()),
+        eb('ciudad', 'like', like),
+        eb('telefono', 'like', like),
+        eb('id', '=', text),
+      ];
+      if (digits.length >= 3) ors.push(eb('telefono_e164', 'like', `%${digits}%`));
+      if (/^\d+$/.test(text)) ors.push(eb('order_number', '=', Number(text)));
+      return eb.or(ors);
+    })
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+};
+
+export const listEvents = (db: Db, orderId: string) =>
+  db.selectFrom('order_events').selectAll().where('order_id', '=', orderId).orderBy('created_at').orderBy('id').execute();
+
+export const findJobByOrder = (db: Db, orderId: string) =>
+  db.selectFrom('fulfillment_jobs').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+
+export const findIdempotency = (db: Db | Tx, scope: string, key: string) =>
+  db.selectFrom('idempotency_records').selectAll().where('scope', '=', scope).where('key', '=', key).executeTakeFirst();
+
+export const insertIdempotency = (tx: Tx, row: IdempotencyRecordsTable) => tx.insertInto('idempotency_records').values(row).execute();
+
+export const deleteIdempotencyBefore = (db: Db, before: string) =>
+  db.deleteFrom('idempotency_records').where('created_at', '<', before).execute();

@@ -1,0 +1,28 @@
+import { sql } from 'kysely';
+import type { Db } from '../connect.ts';
+
+/**
+ * Counts one hit in a fixed window and returns the count so far. One statement: the upsert resets
+ * the counter when the window moved on. Kept in the database so several servers share it (SPEC 16).
+ */
+export async function hitBucket(db: Db, bucket: string, windowStart: number): Promise<number> {
+  const row = await db
+    .insertInto('rate_limits')
+    .values({ bucket, window_start: windowStart, count: 1 })
+    .onConflict((oc) =>
+      oc.column('bucket').doUpdateSet({
+        count: sql<number>`CASE WHEN rate_limits.window_start = excluded.window_start THEN rate_limits.count + 1 ELSE 1 END`,
+        window_start: sql<number>`excluded.window_start`,
+      }),
+    )
+    .returning('count')
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
+export async function peekBucket(db: Db, bucket: string, windowStart: number): Promise<number> {
+  const row = await db.selectFrom('rate_limits').select(['count', 'window_start']).where('bucket', '=', bucket).executeTakeFirst();
+  return row && row.window_start === windowStart ? row.count : 0;
+}
+
+export const deleteStaleBuckets = (db: Db, before: number) => db.deleteFrom('rate_limits').where('window_start', '<', before).execute();

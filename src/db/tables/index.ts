@@ -1,0 +1,30 @@
+import type { AccountsTable, UsersTable } from './accounts.table.ts';
+import type { BlockListTable, LandingPagesTable, ProductPacksTable, ProductsTable, StoresTable } from './stores.table.ts';
+import type { ApiKeysTable } from './keys.table.ts';
+import type { FulfillmentJobsTable, IdempotencyRecordsTable, OrderEventsTable, OrdersTable } from './orders.table.ts';
+import type { CatalogVersionsTable, CityCatalogsTable, RateLimitsTable } from './platform.table.ts';
+
+export type * from './accounts.table.ts';
+export type * from './stores.table.ts';
+export type * from './keys.table.ts';
+export type * from './orders.table.ts';
+export { ORDER_STATUSES } from './orders.table.ts';
+export type * from './platform.table.ts';
+
+export interface Database {
+  accounts: AccountsTable;
+  users: UsersTable;
+  stores: StoresTable;
+  products: ProductsTable;
+  product_packs: ProductPacksTable;
+  landing_pages: LandingPagesTable;
+  block_list: BlockListTable;
+  api_keys: ApiKeysTable;
+  orders: OrdersTable;
+  order_events: OrderEventsTable;
+  fulfillment_jobs: FulfillmentJobsTable;
+  idempotency_records: IdempotencyRecordsTable;
+  city_catalogs: CityCatalogsTable;
+  catalog_versions: CatalogVersionsTable;
+  rate_limits: RateLimitsTable;
+}

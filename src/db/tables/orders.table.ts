@@ -1,0 +1,82 @@
+export const ORDER_STATUSES = ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'returned', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export type CityMatch = 'exact' | 'unique_city' | 'alias' | 'fuzzy' | 'manual' | 'none' | 'not_applicable';
+
+export interface OrdersTable {
+  id: string;
+  store_id: string;
+  product_id: string;
+  landing_page_id: string | null;
+  api_key_id: string | null;
+  order_number: number;
+  status: OrderStatus;
+  sandbox: number;
+  needs_review: number;
+  nombre: string;
+  /** As submitted (trimmed). */
+  telefono: string;
+  telefono_e164: string;
+  /** Canonical catalog spelling when matched, else the buyer's text. */
+  departamento: string;
+  ciudad: string;
+  /** The buyer's text, always kept (SPEC 6). */
+  departamento_input: string;
+  ciudad_input: string;
+  city_code: string | null;
+  city_match: CityMatch;
+  direccion: string;
+  barrio: string | null;
+  referencia: string | null;
+  distrito: string | null;
+  colonia: string | null;
+  codigo_postal: string | null;
+  pack: string;
+  pack_units: number;
+  quantity: number;
+  unit_price_minor: number;
+  total_price_minor: number;
+  currency: string;
+  client_ip: string | null;
+  fulfillment_status: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrderEventsTable {
+  id: string;
+  /** Null for a refused attempt that created no order (anti-bot rejections). */
+  order_id: string | null;
+  store_id: string;
+  type: string;
+  /** Who or what did it: `landing`, `key:<id>`, `cli`, `system`… */
+  actor: string;
+  /** JSON object. */
+  data: string;
+  created_at: string;
+}
+
+export type FulfillmentJobState = 'queued' | 'held' | 'in_flight' | 'failed' | 'dead' | 'done';
+
+export interface FulfillmentJobsTable {
+  id: string;
+  order_id: string;
+  state: FulfillmentJobState;
+  attempts: number;
+  next_attempt_at: string;
+  lease_until: string | null;
+  last_error: string | null;
+  remote_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IdempotencyRecordsTable {
+  /** The store the key belongs to: retries are matched per store. */
+  scope: string;
+  key: string;
+  request_hash: string;
+  status: number;
+  body: string;
+  created_at: string;
+}

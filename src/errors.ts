@@ -1,0 +1,77 @@
+// One error family for every surface (STYLE: errors as classes with stable `code` strings).
+// Each shell maps AppError to its own shape: REST ErrorResponse, CLI exit code, later OAuth and MCP.
+
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+export type ErrorCode =
+  | 'invalid_json'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'invalid_input'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'rate_limited'
+  | 'price_below_floor'
+  | 'order_rejected'
+  | 'idempotency_mismatch'
+  | 'not_ready'
+  | 'internal';
+
+const STATUS: Record<ErrorCode, number> = {
+  invalid_json: 400,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  invalid_input: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  rate_limited: 429,
+  price_below_floor: 400,
+  order_rejected: 400,
+  idempotency_mismatch: 400,
+  not_ready: 503,
+  internal: 500,
+};
+
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: FieldIssue[],
+    /** Headers the HTTP shell adds to the answer (Retry-After, Allow…). */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.status = STATUS[code];
+  }
+
+  /** Whether the message may be shown to the caller (everything but internal errors). */
+  get expose(): boolean {
+    return this.code !== 'internal';
+  }
+}
+
+export const invalidInput = (message: string, details?: FieldIssue[]): AppError =>
+  new AppError('invalid_input', message, details);
+
+export const fieldError = (field: string, message: string): AppError =>
+  new AppError('invalid_input', 'Invalid data', [{ field, message }]);
+
+export const notFound = (what: string): AppError => new AppError('not_found', `${what} not found`);
+
+export const unauthorized = (message = 'Missing or invalid credential'): AppError =>
+  new AppError('unauthorized', message);
+
+export const forbidden = (message: string): AppError => new AppError('forbidden', message);
+
+export const conflict = (message: string): AppError => new AppError('conflict', message);

@@ -1,0 +1,35 @@
+import type { RequestContext } from './context.ts';
+import { AppError } from '../errors.ts';
+
+export function sendJson(ctx: RequestContext, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const payload = JSON.stringify(body);
+  ctx.res.writeHead(status, {
+    ...ctx.headers,
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(payload),
+  });
+  ctx.res.end(payload);
+}
+
+export function sendEmpty(ctx: RequestContext, status: number, headers: Record<string, string> = {}): void {
+  ctx.res.writeHead(status, { ...ctx.headers, ...headers });
+  ctx.res.end();
+}
+
+/** The ErrorResponse shape (seed 2.4) for every error on every route; 500s reveal nothing. */
+export function sendError(ctx: RequestContext, error: unknown): void {
+  if (ctx.res.headersSent) {
+    ctx.log.error({ err: error }, 'error after headers were sent');
+    ctx.res.destroy();
+    return;
+  }
+  if (error instanceof AppError && error.expose) {
+    const body: { success: false; error: string; details?: unknown } = { success: false, error: error.message };
+    if (error.details?.length) body.details = error.details;
+    sendJson(ctx, error.status, body, error.headers);
+    return;
+  }
+  ctx.log.error({ err: error }, 'unhandled error');
+  sendJson(ctx, 500, { success: false, error: 'Internal server error' });
+}

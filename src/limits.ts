@@ -1,0 +1,81 @@
+// Every limit the code enforces, in one place (SPEC section 8; seed section 8).
+// The README's "Limits" table lists these values.
+
+/** Request bodies over this many bytes are refused with 413 (SPEC 4). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** CreateOrderInput field lengths (seed 2.1 / 8), counted after trimming. */
+export const ORDER_FIELD_LIMITS = {
+  nombre: { min: 2, max: 100 },
+  telefono: { min: 6, max: 20 },
+  departamento: { min: 2, max: 50 },
+  ciudad: { min: 2, max: 100 },
+  direccion: { min: 5, max: 300 },
+  barrio: { max: 100 },
+  referencia: { max: 300 },
+  distrito: { max: 100 },
+  colonia: { max: 100 },
+  codigo_postal: { max: 15 },
+  pack: { min: 1, max: 20 },
+} as const;
+
+export const ORDER_QUANTITY = { min: 1, max: 10, default: 1 } as const;
+export const DEFAULT_PACK = '1x';
+
+/** Money is exposed in major units with at most this many decimals, stored ×100 (SPEC 3). */
+export const MONEY_DECIMALS = 2;
+/** Largest accepted amount in major units (keeps minor units a safe integer). */
+export const MAX_MONEY_MAJOR = 1_000_000_000_000;
+/** Tolerance of the `total_price ≥ unit_price × quantity` check, in major units (SPEC 4.1 step 8). */
+export const TOTAL_PRICE_TOLERANCE_MINOR = 1;
+
+export const DEFAULT_MAX_DISCOUNT_PCT = 30;
+
+/** Default order rate limits (SPEC 2); the config can override them. */
+export const DEFAULT_RATE_IP_PER_MIN = 10;
+export const DEFAULT_RATE_KEY_PER_MIN = 120;
+export const DEFAULT_RATE_PHONE_PER_HOUR = 5;
+export const RATE_WINDOW_IP_MS = 60_000;
+export const RATE_WINDOW_KEY_MS = 60_000;
+export const RATE_WINDOW_PHONE_MS = 3_600_000;
+
+/** Duplicate suppression window (SPEC 4.1 step 10). */
+export const DUPLICATE_WINDOW_MS = 10 * 60_000;
+
+/** Idempotency-Key header: printable ASCII, this long at most; records kept this long. */
+export const IDEMPOTENCY_KEY_MAX = 255;
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
+/** Per-store order numbers start here (SPEC 4.1 step 11). */
+export const FIRST_ORDER_NUMBER = 1001;
+
+/** GET /api/geo/cities cache lifetime (seed 8: 1 day). */
+export const CITIES_MAX_AGE_S = 86_400;
+/** How often a serving process re-checks a catalog's version in the database. */
+export const CATALOG_VERSION_CHECK_MS = 1_000;
+
+/** Keys (SPEC 5). */
+export const PUBLISHABLE_KEY_RANDOM_CHARS = 32;
+export const SECRET_KEY_RANDOM_CHARS = 40;
+export const KEY_DISPLAY_PREFIX_CHARS = 4;
+export const MAX_KEY_LENGTH = 100;
+
+/** SQLite busy timeout (SPEC 2). */
+export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+/** Graceful shutdown: in-flight requests get this long before sockets are destroyed. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+/** Server timeouts against slow clients. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/** CLI list commands. */
+export const LIST_DEFAULT_LIMIT = 50;
+export const LIST_MAX_LIMIT = 1_000;
+
+/** Store and catalog names. */
+export const NAME_MAX = 200;
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,78}[a-z0-9])?$/;
+export const MAX_DISCOUNT_PCT_RANGE = { min: 0, max: 100 } as const;

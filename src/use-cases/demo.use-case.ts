@@ -1,0 +1,72 @@
+// `codrail demo` (and `npm start`): an idempotent demo account, store, product, landing page and
+// test key. Keys are stored hashed and shown once, so every run rolls the demo key: the old one is
+// revoked and the new one printed. Everything else is found again, not duplicated.
+import type { Deps } from '../app.ts';
+import { findAccountByName } from '../db/queries/accounts.queries.ts';
+import { listKeys } from '../db/queries/keys.queries.ts';
+import { findLandingBySlug, findProductBySku, listStores } from '../db/queries/stores.queries.ts';
+import { createAccount } from './accounts/accounts.use-case.ts';
+import { createStore } from './stores/stores.use-case.ts';
+import { createLanding, createProduct } from './stores/products.use-case.ts';
+import { createKey, rollApiKey } from './keys/keys.use-case.ts';
+import { keyActive } from './keys/authenticate-key.ts';
+
+export const DEMO = {
+  account: 'codrail demo',
+  store: 'Tienda Demo Colombia',
+  sku: 'DEMO-FAJA',
+  slug: 'demo-faja',
+  keyLabel: 'demo',
+  domain: 'demo.codrail.test',
+} as const;
+
+export async function runDemo(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
+  const account = (await findAccountByName(deps.db, DEMO.account)) ?? (await createAccount(deps, { name: DEMO.account }));
+  const store =
+    (await listStores(deps.db, account.id)).find((s) => s.name === DEMO.store) ??
+    (await createStore(deps, { account_id: account.id, name: DEMO.store, country: 'CO', currency: 'COP', domains: [DEMO.domain] }));
+  const product =
+    (await findProductBySku(deps.db, store.id, DEMO.sku)) ??
+    (await createProduct(deps, {
+      store_id: store.id,
+      name: 'Faja moldeadora',
+      sku: DEMO.sku,
+      packs: [
+        { code: '1x', price: 89900 },
+        { code: '2x', price: 159900 },
+        { code: '3x', price: 219900, min_price: 180000 },
+      ],
+    }));
+  const landing =
+    (await findLandingBySlug(deps.db, DEMO.slug)) ??
+    (await createLanding(deps, { product_id: product.id, slug: DEMO.slug, title: 'Faja moldeadora — pago contra entrega', publish: true }));
+  const now = deps.clock.now();
+  const existing = (await listKeys(deps.db, store.id)).find((k) => k.label === DEMO.keyLabel && k.env === 'test' && keyActive(k, now));
+  const key = existing
+    ? await rollApiKey(deps, existing.id, 0)
+    : await createKey(deps, { store_id: store.id, type: 'publishable', env: 'test', label: DEMO.keyLabel });
+  const order = {
+    store_id: store.id,
+    product_id: product.id,
+    nombre: 'Ana Gómez',
+    telefono: '3001234567',
+    departamento: 'Antioquia',
+    ciudad: 'Medellin',
+    direccion: 'Calle 10 # 43-12, apto 301',
+    pack: '1x',
+    quantity: 1,
+    unit_price: 89900,
+    total_price: 89900,
+  };
+  const curl =
+    `curl -s ${deps.config.baseUrl}/api/orders/create -H 'content-type: application/json' ` +
+    `-H 'x-svc-api-key: ${key.key}' -H 'origin: http://localhost' -d '${JSON.stringify(order)}'`;
+  return {
+    account: { id: account.id, name: account.name },
+    store: { id: store.id, name: store.name, country: store.country, currency: store.currency },
+    product: { id: product.id, name: product.name, sku: DEMO.sku },
+    landing: { id: landing.id, slug: landing.slug, url: `${deps.config.baseUrl}/l/${landing.slug}` },
+    key: { id: key.id, key: key.key, env: key.env, prefix: key.prefix },
+    curl,
+  };
+}

@@ -1,0 +1,93 @@
+// In-memory view of the city catalogs, rebuilt once per catalog version (SPEC 4.2: bodies are
+// prepared once per version). A serving process re-reads a catalog's version at most once a second,
+// so an import by the CLI beside `serve` shows up without a restart.
+import type { Db } from '../../db/connect.ts';
+import type { Clock } from '../../clock.ts';
+import type { CatalogKind } from '../../db/tables/index.ts';
+import { catalogRows, catalogVersion, type CatalogRow } from '../../db/queries/cities.queries.ts';
+import { CityMatcher } from '../../domain/cities/matcher.ts';
+import { CATALOG_VERSION_CHECK_MS } from '../../limits.ts';
+
+const collator = new Intl.Collator('es', { sensitivity: 'variant' });
+
+export interface CatalogView {
+  country: string;
+  catalog: CatalogKind;
+  version: number;
+  rows: readonly CatalogRow[];
+  /** Region → cities, both sorted with Spanish collation. */
+  regions: Readonly<Record<string, readonly string[]>>;
+  readonly matcher: CityMatcher;
+}
+
+interface Slot {
+  view: CatalogView | undefined;
+  version: number;
+  checkedAt: number;
+  loading?: Promise<CatalogView | undefined> | undefined;
+}
+
+function buildView(country: string, catalog: CatalogKind, version: number, rows: CatalogRow[]): CatalogView {
+  const grouped = new Map<string, string[]>();
+  for (const row of rows) {
+    const list = grouped.get(row.region);
+    if (list) list.push(row.city);
+    else grouped.set(row.region, [row.city]);
+  }
+  const regions: Record<string, string[]> = {};
+  for (const region of [...grouped.keys()].sort(collator.compare)) regions[region] = grouped.get(region)!.sort(collator.compare);
+  let matcher: CityMatcher | undefined;
+  return {
+    country,
+    catalog,
+    version,
+    rows,
+    regions,
+    get matcher() {
+      return (matcher ??= new CityMatcher(rows));
+    },
+  };
+}
+
+export class Catalogs {
+  readonly #slots = new Map<string, Slot>();
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The catalog of one country, or undefined when the country has none. */
+  async get(country: string, catalog: CatalogKind): Promise<CatalogView | undefined> {
+    const key = `${country}:${catalog}`;
+    const now = this.clock.now().getTime();
+    const slot = this.#slots.get(key);
+    if (slot && now - slot.checkedAt < CATALOG_VERSION_CHECK_MS) return slot.view;
+    if (slot?.loading) return slot.loading;
+    const loading = this.#load(key, country, catalog, slot, now);
+    if (slot) slot.loading = loading;
+    else this.#slots.set(key, { view: undefined, version: -1, checkedAt: 0, loading });
+    return loading;
+  }
+
+  /** Drop what this process holds, after it changed a catalog itself. */
+  invalidate(country?: string): void {
+    if (!country) this.#slots.clear();
+    else for (const key of this.#slots.keys()) if (key.startsWith(`${country}:`)) this.#slots.delete(key);
+  }
+
+  async #load(key: string, country: string, catalog: CatalogKind, slot: Slot | undefined, now: number) {
+    try {
+      const version = (await catalogVersion(this.db, country, catalog))?.version ?? 0;
+      if (slot && slot.version === version) {
+        this.#slots.set(key, { ...slot, checkedAt: now, loading: undefined });
+        return slot.view;
+      }
+      const view = version === 0 ? undefined : buildView(country, catalog, version, await catalogRows(this.db, country, catalog));
+      this.#slots.set(key, { view, version, checkedAt: now });
+      return view;
+    } catch (error) {
+      this.#slots.delete(key);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,45 @@
+// Resolves the credential of a request to an API key row (SPEC 4.1 step 3, SPEC 5).
+import type { Selectable } from 'kysely';
+import type { Deps } from '../../app.ts';
+import type { ApiKeysTable } from '../../db/tables/index.ts';
+import { findKeyByHash } from '../../db/queries/keys.queries.ts';
+import { classifyKey, hashKey } from '../../domain/keys.ts';
+import { unauthorized } from '../../errors.ts';
+
+export type ApiKey = Selectable<ApiKeysTable>;
+
+export interface PresentedCredential {
+  /** The `x-svc-api-key` header. */
+  apiKey?: string | undefined;
+  /** The `Authorization` header. */
+  authorization?: string | undefined;
+}
+
+export const credentialPresent = (c: PresentedCredential): boolean => Boolean(c.apiKey || c.authorization);
+
+/** A key is live until its revocation time (which a `keys roll --grace` puts in the future). */
+export const keyActive = (key: ApiKey, now: Date): boolean => key.revoked_at === null || key.revoked_at > now.toISOString();
+
+/**
+ * The key a request presents, checked: well-formed, known and not revoked; anything else is 401.
+ * Publishable keys come in `x-svc-api-key` or Bearer; secret keys only as Bearer.
+ */
+export async function authenticateKey(deps: Pick<Deps, 'db' | 'clock'>, credential: PresentedCredential): Promise<ApiKey> {
+  let text: string | undefined;
+  let viaHeader = false;
+  if (credential.apiKey !== undefined) {
+    text = credential.apiKey.trim();
+    viaHeader = true;
+  } else if (credential.authorization !== undefined) {
+    const m = /^Bearer[ ]+(\S+)\s*$/i.exec(credential.authorization);
+    if (!m) throw unauthorized('Authorization must be "Bearer <key>"');
+    text = m[1];
+  }
+  if (!text) throw unauthorized('Missing credential: send a publishable key in x-svc-api-key or Authorization: Bearer');
+  const kind = classifyKey(text);
+  if (!kind) throw unauthorized('Malformed API key');
+  if (kind.type === 'secret' && viaHeader) throw unauthorized('Secret keys are sent as Authorization: Bearer');
+  const key = await findKeyByHash(deps.db, hashKey(text));
+  if (!key || !keyActive(key, deps.clock.now())) throw unauthorized('Invalid or revoked API key');
+  return key;
+}

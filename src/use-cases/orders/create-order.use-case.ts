@@ -1,0 +1,328 @@
+// POST /api/orders/create: every check of SPEC 4.1, in its order. One rule, one place: the REST
+// route (and later the MCP tool) call this.
+import { createHash } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { Deps } from '../../app.ts';
+import { AppError, fieldError, forbidden } from '../../errors.ts';
+import { newId, UUID_PATTERN } from '../../ids.ts';
+import { DUPLICATE_WINDOW_MS, IDEMPOTENCY_KEY_MAX } from '../../limits.ts';
+import type { StoresTable } from '../../db/tables/index.ts';
+import { writeTransaction } from '../../db/transaction.ts';
+import { blockedValues, findLanding, findPack, findProduct, findStore, takeOrderNumber } from '../../db/queries/stores.queries.ts';
+import { touchKey } from '../../db/queries/keys.queries.ts';
+import {
+  findIdempotency,
+  findOrder,
+  findRecentDuplicate,
+  insertEvent,
+  insertIdempotency,
+  insertJob,
+  insertOrder,
+} from '../../db/queries/orders.queries.ts';
+import { CANONICALIZED_COUNTRIES, POSTAL_CODE_REQUIRED } from '../../domain/countries.ts';
+import { normalizePhone, phoneDigits } from '../../domain/phone.ts';
+import { toMinor } from '../../domain/money.ts';
+import { checkOrderPrice } from '../../domain/pricing.ts';
+import { botReason } from '../../domain/anti-bot.ts';
+import { hostAllowed, requestHost } from '../../domain/domains.ts';
+import type { CityDecision } from '../../domain/cities/matcher.ts';
+import { parseWith } from '../validate.ts';
+import { CreateOrderInputSchema, type CreateOrderInput } from './create-order.schema.ts';
+import { authenticateKey, credentialPresent, type ApiKey, type PresentedCredential } from '../keys/authenticate-key.ts';
+import { hitOrderLimits, type RateState } from './order-rate-limits.ts';
+import { createdBody, type CreateOrderSuccess } from './order-view.ts';
+
+export interface OrderRequest extends PresentedCredential {
+  body: Record<string, unknown>;
+  origin?: string | undefined;
+  referer?: string | undefined;
+  ip: string | null;
+  idempotencyKey?: string | undefined;
+}
+
+/** What the shell needs even when the order is refused: CORS reflection and rate-limit state. */
+export interface OrderTrace {
+  corsOrigin?: string;
+  rate?: RateState;
+}
+
+export interface OrderOutcome {
+  body: CreateOrderSuccess;
+  /** True when an earlier answer was returned (idempotent retry or duplicate suppression). */
+  replayed: boolean;
+}
+
+type Store = Selectable<StoresTable>;
+
+interface Resolved {
+  mode: 1 | 2;
+  store: Store;
+  productId: string;
+  landingId: string | null;
+  key: ApiKey | null;
+  sandbox: boolean;
+  actor: string;
+}
+
+const isSet = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+function uuidField(body: Record<string, unknown>, field: string): string {
+  const value = body[field];
+  if (typeof value !== 'string' || !UUID_PATTERN.test(value)) throw fieldError(field, `${field} must be a UUID`);
+  return value.toLowerCase();
+}
+
+/** Step 2: which mode, from the ids present. */
+function chooseMode(body: Record<string, unknown>, credentialSent: boolean): 1 | 2 {
+  const landing = isSet(body.landing_page_id);
+  const headless = isSet(body.store_id) && isSet(body.product_id);
+  if (landing && !(credentialSent && headless)) return 1;
+  if (headless) return 2;
+  const details = ['store_id', 'product_id']
+    .filter((f) => !isSet(body[f]))
+    .map((field) => ({ field, message: `${field} is required when landing_page_id is not sent` }));
+  throw new AppError('invalid_input', 'Send landing_page_id, or both store_id and product_id', details);
+}
+
+async function activeStore(deps: Deps, id: string): Promise<Store | undefined> {
+  const store = await findStore(deps.db, id);
+  return store && store.archived_at === null ? store : undefined;
+}
+
+/** Steps 2–4: mode, credential, key and origin checks. */
+async function resolveCaller(deps: Deps, req: OrderRequest, trace: OrderTrace): Promise<Resolved> {
+  const mode = chooseMode(req.body, credentialPresent(req));
+  if (mode === 1) {
+    const landingId = uuidField(req.body, 'landing_page_id');
+    const landing = await findLanding(deps.db, landingId);
+    const store = landing?.published ? await activeStore(deps, landing.store_id) : undefined;
+    if (!landing || !store) throw fieldError('landing_page_id', 'Unknown or unpublished landing page');
+    // Our own landing pages post from our origin: let the browser read the answer.
+    const host = requestHost(req.origin, undefined);
+    if (req.origin && host && host === new URL(deps.config.baseUrl).hostname) trace.corsOrigin = req.origin;
+    return { mode, store, productId: landing.product_id, landingId, key: null, sandbox: false, actor: `landing:${landingId}` };
+  }
+  const storeId = uuidField(req.body, 'store_id');
+  const productId = uuidField(req.body, 'product_id');
+  const key = await authenticateKey(deps, req);
+  const base = { mode, productId, landingId: null, key, sandbox: key.env === 'test', actor: `key:${key.id}` } as const;
+  if (key.type === 'secret') {
+    // Server to server: no origin check, any store of the key's account.
+    const store = await activeStore(deps, storeId);
+    if (!store || store.account_id !== key.account_id) throw forbidden('This key cannot create orders for this store');
+    return { ...base, store };
+  }
+  if (key.store_id !== storeId) throw forbidden('This key cannot create orders for this store');
+  const allowedProducts = JSON.parse(key.allowed_products) as string[];
+  if (allowedProducts.length > 0 && !allowedProducts.includes(productId)) throw forbidden('This key cannot create orders for this product');
+  const store = await activeStore(deps, storeId);
+  if (!store) throw forbidden('This key cannot create orders for this store');
+  const keyDomains = JSON.parse(key.allowed_domains) as string[];
+  const domains = keyDomains.length > 0 ? keyDomains : (JSON.parse(store.allowed_domains) as string[]);
+  const host = requestHost(req.origin, req.referer);
+  if (!host || !hostAllowed(host, domains, key.env === 'test')) throw forbidden('Origin not allowed for this key');
+  if (req.origin) trace.corsOrigin = req.origin;
+  return { ...base, store };
+}
+
+/** Step 7: country rules. */
+function countryRules(store: Store, input: CreateOrderInput): string {
+  if (POSTAL_CODE_REQUIRED.has(store.country) && !input.codigo_postal)
+    throw fieldError('codigo_postal', `codigo_postal is required for ${store.country}`);
+  const phone = normalizePhone(input.telefono, store.country);
+  if (!phone) throw fieldError('telefono', `telefono is not a valid phone number for ${store.country}`);
+  return phone.e164;
+}
+
+/** Step 8: product, pack and the anti-fraud floor. */
+async function priceCheck(deps: Deps, r: Resolved, input: CreateOrderInput) {
+  const product = await findProduct(deps.db, r.productId);
+  if (!product || product.store_id !== r.store.id) throw fieldError('product_id', 'Unknown product for this store');
+  if (product.status !== 'active') throw fieldError('product_id', 'This product is not available');
+  const pack = await findPack(deps.db, product.id, input.pack);
+  if (!pack) throw fieldError('pack', `Unknown pack "${input.pack}" for this product`);
+  const unitPriceMinor = toMinor(input.unit_price)!;
+  const totalPriceMinor = toMinor(input.total_price)!;
+  const verdict = checkOrderPrice({ pack, maxDiscountPct: r.store.max_discount_pct, quantity: input.quantity, unitPriceMinor, totalPriceMinor });
+  if (!verdict.ok) {
+    deps.log.info({ productId: product.id, pack: pack.code, reason: verdict.reason }, 'order price refused');
+    throw new AppError('price_below_floor', 'Price below the allowed minimum', [
+      { field: 'total_price', message: 'total_price is below the allowed minimum for this pack and quantity' },
+    ]);
+  }
+  return { pack, unitPriceMinor, totalPriceMinor };
+}
+
+/** Step 11, before the transaction: the city decision is pure work on a cached catalog. */
+async function canonicalCity(deps: Deps, country: string, input: CreateOrderInput): Promise<CityDecision | undefined> {
+  if (!CANONICALIZED_COUNTRIES.has(country)) return undefined;
+  const catalog = await deps.catalogs.get(country, 'fulfillment');
+  if (!catalog) return { confident: false, method: 'none', score: 0 };
+  return catalog.matcher.match(input.departamento, input.ciudad);
+}
+
+function stableJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  const obj = value as Record<string, unknown>;
+  return `{${Object.keys(obj)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`)
+    .join(',')}}`;
+}
+
+function idempotencyKey(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (text.length < 1 || text.length > IDEMPOTENCY_KEY_MAX || !/^[\x21-\x7e]+$/.test(text))
+    throw fieldError('Idempotency-Key', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters`);
+  return text;
+}
+
+export async function createOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Promise<OrderOutcome> {
+  const r = await resolveCaller(deps, req, trace);
+
+  const rawPhone = typeof req.body.telefono === 'string' ? req.body.telefono : undefined;
+  const phoneBucket = rawPhone ? (normalizePhone(rawPhone, r.store.country)?.e164 ?? phoneDigits(rawPhone)) : undefined;
+  await hitOrderLimits(deps, { ip: req.ip, keyId: r.key?.id, storeId: r.store.id, phone: phoneBucket || undefined }, (s) => {
+    trace.rate = s;
+  });
+
+  const input = parseWith(CreateOrderInputSchema, req.body);
+  const e164 = countryRules(r.store, input);
+  const price = await priceCheck(deps, r, input);
+
+  const blocked = await blockedValues(deps.db, r.store.id, e164, req.ip);
+  const reason = botReason({
+    website: req.body.website,
+    nombre: input.nombre,
+    direccion: input.direccion,
+    phoneBlocked: blocked.has('phone'),
+    ipBlocked: blocked.has('ip'),
+  });
+  const now = deps.clock.now();
+  const nowIso = now.toISOString();
+  if (reason) {
+    deps.log.warn({ storeId: r.store.id, reason, ip: req.ip }, 'order rejected by anti-bot checks');
+    await insertEvent(deps.db, {
+      id: newId(),
+      order_id: null,
+      store_id: r.store.id,
+      type: 'order.rejected',
+      actor: r.actor,
+      data: JSON.stringify({ reason, ip: req.ip, telefono: e164 }),
+      created_at: nowIso,
+    });
+    throw new AppError('order_rejected', 'Order rejected');
+  }
+
+  const idemKey = idempotencyKey(req.idempotencyKey);
+  const requestHash = idemKey ? createHash('sha256').update(stableJson(req.body)).digest('hex') : '';
+  const city = await canonicalCity(deps, r.store.country, input);
+  const needsReview = city !== undefined && !city.confident;
+
+  const outcome = await writeTransaction(deps.db, async (tx): Promise<OrderOutcome> => {
+    if (idemKey) {
+      const previous = await findIdempotency(tx, r.store.id, idemKey);
+      if (previous) {
+        if (previous.request_hash !== requestHash)
+          throw new AppError('idempotency_mismatch', 'Idempotency-Key was already used with a different body', [
+            { field: 'Idempotency-Key', message: 'already used with a different request body' },
+          ]);
+        return { body: JSON.parse(previous.body) as CreateOrderSuccess, replayed: true };
+      }
+    }
+    const remember = (body: CreateOrderSuccess) =>
+      idemKey
+        ? insertIdempotency(tx, { scope: r.store.id, key: idemKey, request_hash: requestHash, status: 200, body: JSON.stringify(body), created_at: nowIso })
+        : Promise.resolve();
+
+    const duplicate = await findRecentDuplicate(tx, {
+      storeId: r.store.id,
+      productId: r.productId,
+      phone: e164,
+      pack: price.pack.code,
+      quantity: input.quantity,
+      sandbox: r.sandbox ? 1 : 0,
+      since: new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString(),
+    });
+    if (duplicate) {
+      const first = (await findOrder(tx, duplicate.id))!;
+      const body = createdBody(first);
+      await remember(body);
+      return { body, replayed: true };
+    }
+
+    const orderNumber = await takeOrderNumber(tx, r.store.id);
+    const order = {
+      id: newId(),
+      store_id: r.store.id,
+      product_id: r.productId,
+      landing_page_id: r.landingId,
+      api_key_id: r.key?.id ?? null,
+      order_number: orderNumber,
+      status: 'pending' as const,
+      sandbox: r.sandbox ? 1 : 0,
+      needs_review: needsReview ? 1 : 0,
+      nombre: input.nombre,
+      telefono: input.telefono,
+      telefono_e164: e164,
+      departamento: city?.confident ? city.region! : input.departamento,
+      ciudad: city?.confident ? city.city! : input.ciudad,
+      departamento_input: input.departamento,
+      ciudad_input: input.ciudad,
+      city_code: city?.confident ? (city.code ?? null) : null,
+      city_match: city ? city.method : ('not_applicable' as const),
+      direccion: input.direccion,
+      barrio: input.barrio || null,
+      referencia: input.referencia || null,
+      distrito: input.distrito || null,
+      colonia: input.colonia || null,
+      codigo_postal: input.codigo_postal || null,
+      pack: price.pack.code,
+      pack_units: price.pack.units,
+      quantity: input.quantity,
+      unit_price_minor: price.unitPriceMinor,
+      total_price_minor: price.totalPriceMinor,
+      currency: r.store.currency,
+      client_ip: req.ip,
+      fulfillment_status: null,
+      created_at: nowIso,
+      updated_at: nowIso,
+    };
+    await insertOrder(tx, order);
+    await insertEvent(tx, {
+      id: newId(),
+      order_id: order.id,
+      store_id: r.store.id,
+      type: 'order.created',
+      actor: r.actor,
+      data: JSON.stringify({
+        mode: r.mode,
+        sandbox: r.sandbox,
+        city: city ? { method: city.method, score: city.score, confident: city.confident, candidates: city.candidates?.length ?? 0 } : null,
+      }),
+      created_at: nowIso,
+    });
+    if (!r.sandbox) {
+      // The outbox job is written with the order (SPEC 7); a flagged city holds it until resolved.
+      await insertJob(tx, {
+        id: newId(),
+        order_id: order.id,
+        state: needsReview ? 'held' : 'queued',
+        attempts: 0,
+        next_attempt_at: nowIso,
+        lease_until: null,
+        last_error: null,
+        remote_id: null,
+        created_at: nowIso,
+        updated_at: nowIso,
+      });
+    }
+    if (r.key && (r.key.last_used_at === null || now.getTime() - Date.parse(r.key.last_used_at) > 60_000)) await touchKey(tx, r.key.id, nowIso);
+    const body = createdBody(order);
+    await remember(body);
+    return { body, replayed: false };
+  });
+  if (!outcome.replayed) deps.log.info({ orderId: outcome.body.data.id, storeId: r.store.id, number: outcome.body.data.order_number }, 'order created');
+  return outcome;
+}

@@ -1,0 +1,66 @@
+// Order rate limits (SPEC 4.1 step 5): per client IP, per key and per phone, fixed windows kept in
+// the database. The answer carries RateLimit-* headers for the tightest bucket, and Retry-After on 429.
+import type { Deps } from '../../app.ts';
+import { AppError } from '../../errors.ts';
+import { hitBucket, peekBucket } from '../../db/queries/rate-limits.queries.ts';
+import { RATE_WINDOW_IP_MS, RATE_WINDOW_KEY_MS, RATE_WINDOW_PHONE_MS } from '../../limits.ts';
+
+export interface RateState {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetS: number;
+}
+
+interface Bucket {
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+const windowStart = (now: number, windowMs: number) => Math.floor(now / windowMs) * windowMs;
+
+function state(bucket: Bucket, count: number, now: number): RateState {
+  const end = windowStart(now, bucket.windowMs) + bucket.windowMs;
+  return { limit: bucket.limit, remaining: Math.max(0, bucket.limit - count), resetS: Math.max(1, Math.ceil((end - now) / 1000)) };
+}
+
+export function rateHeaders(s: RateState): Record<string, string> {
+  return { 'RateLimit-Limit': String(s.limit), 'RateLimit-Remaining': String(s.remaining), 'RateLimit-Reset': String(s.resetS) };
+}
+
+const ipBucket = (deps: Pick<Deps, 'config'>, ip: string | null): Bucket => ({
+  name: `order:ip:${ip ?? 'unknown'}`,
+  limit: deps.config.rateIpPerMin,
+  windowMs: RATE_WINDOW_IP_MS,
+});
+
+/** Counts this request in every bucket it belongs to; throws 429 when one is over its limit. */
+export async function hitOrderLimits(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  who: { ip: string | null; keyId?: string | undefined; storeId: string; phone?: string | undefined },
+  report: (s: RateState) => void,
+): Promise<void> {
+  const now = deps.clock.now().getTime();
+  const buckets: Bucket[] = [ipBucket(deps, who.ip)];
+  if (who.keyId) buckets.push({ name: `order:key:${who.keyId}`, limit: deps.config.rateKeyPerMin, windowMs: RATE_WINDOW_KEY_MS });
+  if (who.phone) buckets.push({ name: `order:phone:${who.storeId}:${who.phone}`, limit: deps.config.ratePhonePerHour, windowMs: RATE_WINDOW_PHONE_MS });
+  let tightest: RateState | undefined;
+  let exceeded: RateState | undefined;
+  for (const bucket of buckets) {
+    const count = await hitBucket(deps.db, bucket.name, windowStart(now, bucket.windowMs));
+    const s = state(bucket, count, now);
+    if (count > bucket.limit && (!exceeded || s.resetS > exceeded.resetS)) exceeded = s;
+    if (!tightest || s.remaining < tightest.remaining) tightest = s;
+  }
+  const shown = exceeded ?? tightest!;
+  report(shown);
+  if (exceeded) throw new AppError('rate_limited', 'Too many requests, retry later', undefined, { 'Retry-After': String(exceeded.resetS) });
+}
+
+/** The IP bucket as it stands, for answers given before step 5 (nothing is counted). */
+export async function peekOrderLimit(deps: Pick<Deps, 'db' | 'clock' | 'config'>, ip: string | null): Promise<RateState> {
+  const now = deps.clock.now().getTime();
+  const bucket = ipBucket(deps, ip);
+  return state(bucket, await peekBucket(deps.db, bucket.name, windowStart(now, bucket.windowMs)), now);
+}

@@ -1,0 +1,53 @@
+// How an order looks to callers: the CreateOrderSuccess body (seed 2.2) and the full record.
+import type { OrderRow } from '../../db/queries/orders.queries.ts';
+import * as v from 'valibot';
+import { toMajor } from '../../domain/money.ts';
+import { ORDER_STATUSES } from '../../db/tables/index.ts';
+
+export const CreateOrderSuccessSchema = v.object({
+  success: v.literal(true),
+  data: v.object({
+    id: v.pipe(v.string(), v.uuid(), v.description('Order id.')),
+    order_number: v.pipe(v.number(), v.integer(), v.description('Per-store order number, gapless from 1001.')),
+    status: v.pipe(v.picklist(ORDER_STATUSES), v.description('A new order reports `pending`.')),
+    created_at: v.pipe(v.string(), v.isoTimestamp(), v.description('Creation time, ISO-8601 UTC.')),
+    sandbox: v.pipe(v.boolean(), v.description('Created with a test key: never pushed to fulfillment.')),
+    needs_review: v.pipe(v.boolean(), v.description('The city could not be matched confidently; held until support resolves it.')),
+    departamento: v.pipe(v.string(), v.description('Region as stored (catalog spelling when matched).')),
+    ciudad: v.pipe(v.string(), v.description('City as stored (catalog spelling when matched).')),
+    total_price: v.pipe(v.number(), v.description('Total to collect, major units.')),
+    currency: v.pipe(v.string(), v.description('ISO 4217.')),
+  }),
+});
+
+export type CreateOrderSuccess = v.InferOutput<typeof CreateOrderSuccessSchema>;
+
+export function createdBody(o: OrderRow): CreateOrderSuccess {
+  return {
+    success: true,
+    data: {
+      id: o.id,
+      order_number: o.order_number,
+      status: o.status,
+      created_at: o.created_at,
+      sandbox: o.sandbox === 1,
+      needs_review: o.needs_review === 1,
+      departamento: o.departamento,
+      ciudad: o.ciudad,
+      total_price: toMajor(o.total_price_minor),
+      currency: o.currency,
+    },
+  };
+}
+
+/** The full order for the CLI and account tools: money in major units, flags as booleans. */
+export function orderView(o: OrderRow) {
+  const { unit_price_minor, total_price_minor, sandbox, needs_review, ...rest } = o;
+  return {
+    ...rest,
+    sandbox: sandbox === 1,
+    needs_review: needs_review === 1,
+    unit_price: toMajor(unit_price_minor),
+    total_price: toMajor(total_price_minor),
+  };
+}

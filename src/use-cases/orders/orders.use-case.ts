@@ -1,0 +1,38 @@
+// Support's view of orders: list, show (with events and outbox state), search.
+import type { Deps } from '../../app.ts';
+import { findJobByOrder, findOrder, findOrderByNumber, listEvents, listOrders, searchOrders, type OrderFilter } from '../../db/queries/orders.queries.ts';
+import { ORDER_STATUSES, type OrderStatus } from '../../db/tables/index.ts';
+import { AppError, fieldError, notFound } from '../../errors.ts';
+import { UUID_PATTERN } from '../../ids.ts';
+import { LIST_MAX_LIMIT } from '../../limits.ts';
+import { orderView } from './order-view.ts';
+
+export async function listOrderSummaries(deps: Pick<Deps, 'db'>, f: Omit<OrderFilter, 'status'> & { status?: string | undefined }) {
+  if (f.status !== undefined && !ORDER_STATUSES.includes(f.status as OrderStatus)) throw fieldError('status', `status must be one of ${ORDER_STATUSES.join(', ')}`);
+  if (!Number.isInteger(f.limit) || f.limit < 1 || f.limit > LIST_MAX_LIMIT) throw fieldError('limit', `limit must be 1 to ${LIST_MAX_LIMIT}`);
+  return (await listOrders(deps.db, { ...f, status: f.status as OrderStatus | undefined })).map(orderView);
+}
+
+/** By id, or by order number (with --store when several stores have that number). */
+export async function showOrder(deps: Pick<Deps, 'db'>, idOrNumber: string, storeId?: string) {
+  let order;
+  if (UUID_PATTERN.test(idOrNumber)) order = await findOrder(deps.db, idOrNumber.toLowerCase());
+  else if (/^\d{1,12}$/.test(idOrNumber)) {
+    const matches = await findOrderByNumber(deps.db, Number(idOrNumber), storeId);
+    if (matches.length > 1) throw new AppError('conflict', `Order number ${idOrNumber} exists in ${matches.length} stores: pass --store`);
+    order = matches[0];
+  } else throw fieldError('order', 'expected an order id (UUID) or an order number');
+  if (!order) throw notFound('Order');
+  const [events, job] = await Promise.all([listEvents(deps.db, order.id), findJobByOrder(deps.db, order.id)]);
+  return {
+    ...orderView(order),
+    events: events.map((e) => ({ ...e, data: JSON.parse(e.data) as unknown })),
+    fulfillment: job ? { state: job.state, attempts: job.attempts, next_attempt_at: job.next_attempt_at, last_error: job.last_error, remote_id: job.remote_id } : null,
+  };
+}
+
+export async function searchOrderSummaries(deps: Pick<Deps, 'db'>, text: string, limit: number) {
+  const q = text.trim();
+  if (q.length < 2) throw fieldError('text', 'search text must be at least 2 characters');
+  return (await searchOrders(deps.db, q, limit)).map(orderView);
+}

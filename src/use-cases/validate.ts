@@ -1,0 +1,19 @@
+import * as v from 'valibot';
+import { AppError, type FieldIssue } from '../errors.ts';
+
+/** Valibot issues → one `details` item per bad field (the first problem of each field). */
+export function issuesToDetails(issues: readonly v.BaseIssue<unknown>[]): FieldIssue[] {
+  const seen = new Map<string, string>();
+  for (const issue of issues) {
+    const field = v.getDotPath(issue) ?? '(body)';
+    if (!seen.has(field)) seen.set(field, issue.message);
+  }
+  return [...seen].map(([field, message]) => ({ field, message }));
+}
+
+/** Parses with a valibot schema; a failure is a 400 `invalid_input` with field details. */
+export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown, message = 'Invalid data'): v.InferOutput<S> {
+  const result = v.safeParse(schema, input, { abortPipeEarly: true });
+  if (result.success) return result.output;
+  throw new AppError('invalid_input', message, issuesToDetails(result.issues));
+}

@@ -1,0 +1,56 @@
+// Real seams for tests: a temp SQLite file, the server in-process on port 0, called with fetch.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { loadConfig, withListenPort, type ConfigFlags } from '../../src/config.ts';
+import { openApp, migrate, type App, type Deps } from '../../src/app.ts';
+import { createLogger } from '../../src/log.ts';
+import { createHttpServer } from '../../src/http/server.ts';
+import { routes } from '../../src/api/routes.ts';
+import type { Clock } from '../../src/clock.ts';
+
+export interface TestServer {
+  url: string;
+  app: App;
+  deps: Deps;
+  dbFile: string;
+  /** Every log line the server wrote, parsed. */
+  logs: Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+export function tempDbFile(): { file: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'codrail-test-'));
+  return { file: join(dir, 'codrail.sqlite'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function startServer(flags: ConfigFlags = {}, options: { clock?: Clock } = {}): Promise<TestServer> {
+  const tmp = tempDbFile();
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const config = loadConfig({ port: 0, logLevel: 'info', ...flags, db: tmp.file }, {});
+  const app = openApp(config, { log: createLogger('info', sink), ...(options.clock ? { clock: options.clock } : {}) });
+  await migrate(app);
+  const http = createHttpServer(app, routes);
+  const port = await http.listen(0, '127.0.0.1');
+  const deps: Deps = { ...app, config: withListenPort(config, port, flags.baseUrl !== undefined) };
+  http.useDeps(deps);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    deps,
+    dbFile: tmp.file,
+    logs,
+    async close() {
+      await http.close();
+      await app.close();
+      tmp.cleanup();
+    },
+  };
+}
