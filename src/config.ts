@@ -100,6 +100,11 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   });
 }
 
+/** Whether the public base URL was given (flag or CODRAIL_BASE_URL) rather than derived from host and port. */
+export function baseUrlIsExplicit(flags: Pick<ConfigFlags, 'baseUrl'>, env: Env = process.env): boolean {
+  return pick(flags.baseUrl, env.CODRAIL_BASE_URL) !== undefined;
+}
+
 /** With port 0 the real port is known only after listen: derive the base URL again. */
 export function withListenPort(config: Config, port: number, explicitBaseUrl: boolean): Config {
   if (explicitBaseUrl || config.port === port) return config;

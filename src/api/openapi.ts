@@ -37,7 +37,7 @@ export function buildOpenApi(baseUrl: string): Json {
       version: '1.0.0',
       description:
         'Cash-on-delivery commerce rail: create COD orders and list the region → city selector. ' +
-        `Every error uses ErrorResponse. Bodies over ${MAX_BODY_BYTES} bytes are refused (413).`,
+        `Every error uses ErrorResponse (an unknown path answers 404, a wrong method 405 with Allow). Bodies over ${MAX_BODY_BYTES} bytes are refused (413).`,
     },
     servers: [{ url: baseUrl }],
     paths: {
@@ -87,6 +87,7 @@ export function buildOpenApi(baseUrl: string): Json {
             '500': error('Internal error.'),
           },
         },
+        options: { operationId: 'listCitiesPreflight', summary: 'CORS preflight', security: [], responses: { '204': { description: 'Preflight answer.' } } },
       },
       '/healthz': {
         get: { operationId: 'healthz', summary: 'Liveness', security: [], responses: { '200': { description: 'Alive.', content: json(ref('HealthResponse')) } } },
@@ -107,6 +108,14 @@ export function buildOpenApi(baseUrl: string): Json {
       securitySchemes: {
         publishableKey: { type: 'apiKey', in: 'header', name: 'x-svc-api-key', description: '`svc_live_pub_…` or `svc_test_pub_…` (sandbox).' },
         bearerKey: { type: 'http', scheme: 'bearer', description: 'A publishable key, or a secret key `svc_live_secret_…` (server to server).' },
+      },
+      // Answers outside any operation: an unknown path, or a method the path does not have (with Allow).
+      responses: {
+        NotFound: error('No route has this path.'),
+        MethodNotAllowed: {
+          ...error('The path exists but not with this method.'),
+          headers: { Allow: { description: 'Methods the path accepts.', schema: { type: 'string' } } },
+        },
       },
       schemas: {
         CreateOrderInput: openApiSchema(CreateOrderInputSchema),

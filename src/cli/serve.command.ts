@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadConfig, withListenPort, type ConfigFlags } from '../config.ts';
+import { baseUrlIsExplicit, loadConfig, withListenPort, type ConfigFlags } from '../config.ts';
 import { migrate, openApp } from '../app.ts';
 import { createHttpServer } from '../http/server.ts';
 import { routes } from '../api/routes.ts';
@@ -39,7 +39,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
   await migrate(app);
   const http = createHttpServer(app, routes);
   const port = await http.listen(config.port, config.host);
-  const deps = { ...app, config: withListenPort(config, port, flags.baseUrl !== undefined || process.env.CODRAIL_BASE_URL !== undefined) };
+  const deps = { ...app, config: withListenPort(config, port, baseUrlIsExplicit(flags)) };
   http.useDeps(deps);
   const base = deps.config.baseUrl;
   app.log.info({ port, base }, 'codrail listening');

@@ -1,7 +1,6 @@
 // Key formats (SPEC 5): random base62 from crypto.randomBytes, stored as SHA-256, shown once.
 import { createHash, randomBytes } from 'node:crypto';
 import { KEY_DISPLAY_PREFIX_CHARS, MAX_KEY_LENGTH, PUBLISHABLE_KEY_RANDOM_CHARS, SECRET_KEY_RANDOM_CHARS } from '../limits.ts';
-import type { KeyEnv, KeyType } from '../db/tables/keys.table.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -16,6 +15,10 @@ export function randomBase62(length: number): string {
   }
   return out;
 }
+
+// The key kinds live here (pure rules); db/tables/keys.table.ts reuses them for its columns.
+export type KeyType = 'publishable' | 'secret';
+export type KeyEnv = 'live' | 'test';
 
 export const KEY_PREFIXES = {
   'publishable:live': 'svc_live_pub_',

@@ -8,8 +8,9 @@ export function toMinor(major: number): number | undefined {
   if (!Number.isFinite(major) || major < 0 || major > MAX_MONEY_MAJOR) return undefined;
   const scaled = major * 10 ** MONEY_DECIMALS;
   const rounded = Math.round(scaled);
-  // 19.99 * 100 = 1998.9999999999998: allow binary noise, refuse a real third decimal.
-  if (Math.abs(scaled - rounded) > 1e-6 * Math.max(1, Math.abs(scaled))) return undefined;
+  // 19.99 * 100 = 1998.9999999999998: allow binary noise (a few ulps), refuse a real third decimal.
+  // The bound must stay below 0.1 minor units over the whole range: 4 ulps at 1e14 is about 0.09.
+  if (Math.abs(scaled - rounded) > 4 * Number.EPSILON * Math.max(1, Math.abs(scaled))) return undefined;
   return rounded;
 }
 

@@ -7,29 +7,33 @@ import { sendEmpty } from '../../http/respond.ts';
 import { listCities, type CitiesData } from '../../use-cases/geo/list-cities.use-case.ts';
 import { CITIES_MAX_AGE_S } from '../../limits.ts';
 
+type Encoding = 'br' | 'gzip' | 'identity';
+
 interface Prepared {
   version: number;
-  etag: string;
-  identity: Buffer;
-  gzip: Buffer;
-  br: Buffer;
+  /** One strong ETag per content coding: an encoded representation is distinct data (RFC 9110 8.8.3.3). */
+  etag: Record<Encoding, string>;
+  body: Record<Encoding, Buffer>;
 }
 
 const cache = new WeakMap<object, Map<string, Prepared>>();
 
 function prepare(data: CitiesData): Prepared {
   const identity = Buffer.from(JSON.stringify({ success: true, data: { country: data.country, official: data.official, regions: data.regions } }));
+  const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 32);
   return {
     version: data.version,
-    etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 32)}"`,
-    identity,
-    gzip: gzipSync(identity, { level: 9 }),
-    br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    etag: { identity: `"${hash}"`, gzip: `"${hash}-gzip"`, br: `"${hash}-br"` },
+    body: {
+      identity,
+      gzip: gzipSync(identity, { level: 9 }),
+      br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    },
   };
 }
 
 /** Picks br, then gzip, by the client's Accept-Encoding (q=0 refuses). */
-export function chooseEncoding(accept: string | undefined): 'br' | 'gzip' | 'identity' {
+export function chooseEncoding(accept: string | undefined): Encoding {
   if (!accept) return 'identity';
   const q = new Map<string, number>();
   for (const part of accept.toLowerCase().split(',')) {
@@ -56,15 +60,15 @@ export async function citiesRoute(ctx: RequestContext): Promise<void> {
   let prepared = byCountry.get(data.country);
   if (!prepared || prepared.version !== data.version) byCountry.set(data.country, (prepared = prepare(data)));
 
+  const encoding = chooseEncoding(ctx.req.headers['accept-encoding']);
   const headers: Record<string, string> = {
     'Cache-Control': `public, max-age=${CITIES_MAX_AGE_S}`,
-    ETag: prepared.etag,
+    ETag: prepared.etag[encoding],
     Vary: 'Accept-Encoding',
     'Access-Control-Allow-Origin': '*',
   };
-  if (etagMatches(ctx.req.headers['if-none-match'], prepared.etag)) return sendEmpty(ctx, 304, headers);
-  const encoding = chooseEncoding(ctx.req.headers['accept-encoding']);
-  const body = encoding === 'br' ? prepared.br : encoding === 'gzip' ? prepared.gzip : prepared.identity;
+  if (etagMatches(ctx.req.headers['if-none-match'], prepared.etag[encoding])) return sendEmpty(ctx, 304, headers);
+  const body = prepared.body[encoding];
   if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
   ctx.res.writeHead(200, { ...ctx.headers, ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
   ctx.res.end(body);

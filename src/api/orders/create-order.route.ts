@@ -15,8 +15,9 @@ export async function createOrderRoute(ctx: RequestContext): Promise<void> {
   const trace: OrderTrace = {};
   try {
     const body = await readJsonObject(ctx);
+    // The request's child logger: refusal reasons and new orders are logged under the request id.
     const outcome = await createOrder(
-      ctx.deps,
+      { ...ctx.deps, log: ctx.log },
       {
         body,
         apiKey: header(ctx, 'x-svc-api-key'),

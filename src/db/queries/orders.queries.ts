@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Expression, type Insertable, type Selectable, type SqlBool } from 'kysely';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
 import type { FulfillmentJobsTable, IdempotencyRecordsTable, OrderEventsTable, OrdersTable, OrderStatus } from '../tables/index.ts';
@@ -61,12 +61,9 @@ export const searchOrders = (db: Db, text: string, limit: number) => {
     .selectFrom('orders')
     .selectAll()
     .where((eb) => {
-      const ors = [
-        eb(eb.fn('lower', ['nombre']), 'like', like.toLowerCase()),
-        eb('ciudad', 'like', like),
-        eb('telefono', 'like', like),
-        eb('id', '=', text),
-      ];
+      // The pattern escapes % _ \ with a backslash, which SQLite honours only with an ESCAPE clause.
+      const contains = (column: 'nombre' | 'ciudad' | 'telefono') => sql<SqlBool>`${sql.ref(column)} like ${like} escape '\\'`;
+      const ors: Expression<SqlBool>[] = [contains('nombre'), contains('ciudad'), contains('telefono'), eb('id', '=', text)];
       if (digits.length >= 3) ors.push(eb('telefono_e164', 'like', `%${digits}%`));
       if (/^\d+$/.test(text)) ors.push(eb('order_number', '=', Number(text)));
       return eb.or(ors);

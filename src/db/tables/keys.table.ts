@@ -1,5 +1,6 @@
-export type KeyType = 'publishable' | 'secret';
-export type KeyEnv = 'live' | 'test';
+import type { KeyEnv, KeyType } from '../../domain/keys.ts';
+
+export type { KeyEnv, KeyType };
 
 export interface ApiKeysTable {
   id: string;

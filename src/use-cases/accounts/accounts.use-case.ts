@@ -4,7 +4,7 @@ import { newId } from '../../ids.ts';
 import { NAME_MAX } from '../../limits.ts';
 import { insertAccount, insertUser, findAccount, findUserByEmail, listAccounts, listUsers } from '../../db/queries/accounts.queries.ts';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from '../../domain/password.ts';
-import { conflict, fieldError } from '../../errors.ts';
+import { conflict, notFound } from '../../errors.ts';
 import { parseWith } from '../validate.ts';
 
 const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'name is required'), v.maxLength(NAME_MAX, `name must be at most ${NAME_MAX} characters`));
@@ -30,7 +30,7 @@ export const CreateUserSchema = v.object({
 /** Users sign in to the consent pages; the password is stored as a scrypt hash only. */
 export async function createUser(deps: Pick<Deps, 'db' | 'clock'>, raw: unknown) {
   const input = parseWith(CreateUserSchema, raw);
-  if (!(await findAccount(deps.db, input.account_id))) throw fieldError('account', 'Unknown account');
+  if (!(await findAccount(deps.db, input.account_id))) throw notFound('Account');
   if (await findUserByEmail(deps.db, input.email)) throw conflict('A user with this email already exists');
   const row = {
     id: newId(),

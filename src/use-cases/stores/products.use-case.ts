@@ -97,7 +97,7 @@ export const CreateLandingSchema = v.object({
 export async function createLanding(deps: Pick<Deps, 'db' | 'clock' | 'config'>, raw: unknown) {
   const input = parseWith(CreateLandingSchema, raw);
   const product = await findProduct(deps.db, input.product_id);
-  if (!product) throw fieldError('product', 'Unknown product');
+  if (!product) throw notFound('Product');
   if (await findLandingBySlug(deps.db, input.slug)) throw conflict(`Slug ${input.slug} is taken`);
   const now = deps.clock.now().toISOString();
   const row = {

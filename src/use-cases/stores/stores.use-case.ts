@@ -8,7 +8,7 @@ import { findAccount } from '../../db/queries/accounts.queries.ts';
 import { findStore, insertStore, listStores, setStoreDomains } from '../../db/queries/stores.queries.ts';
 import { parseCountry, parseCurrency } from '../../domain/countries.ts';
 import { normalizeDomainEntry } from '../../domain/domains.ts';
-import { fieldError, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { parseWith } from '../validate.ts';
 
 export const DomainSchema = v.pipe(
@@ -36,7 +36,7 @@ export function storeView(s: Selectable<StoresTable>) {
 
 export async function createStore(deps: Pick<Deps, 'db' | 'clock'>, raw: unknown) {
   const input = parseWith(CreateStoreSchema, raw);
-  if (!(await findAccount(deps.db, input.account_id))) throw fieldError('account', 'Unknown account');
+  if (!(await findAccount(deps.db, input.account_id))) throw notFound('Account');
   const row = {
     id: newId(),
     account_id: input.account_id,

@@ -1,0 +1,150 @@
+// codrail keys create|list|revoke|roll (SPEC 5, 9): shown once, stored as SHA-256, revocable, rollable.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { tempDbFile } from '../helpers/server.ts';
+import { cliFails, cliJson, count, readDb, UUID, withApp } from '../helpers/cli-expect.ts';
+import { createAccount } from '../../src/use-cases/accounts/accounts.use-case.ts';
+import { createStore } from '../../src/use-cases/stores/stores.use-case.ts';
+
+const tmp = tempDbFile();
+after(() => tmp.cleanup());
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+interface KeyRow {
+  id: string;
+  store_id: string;
+  type: string;
+  env: string;
+  hash: string;
+  prefix: string;
+  revoked_at: string | null;
+  replaced_by: string | null;
+}
+const keyRow = (id: string) => readDb(tmp.file, (db) => db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined);
+
+let storeId = '';
+const issued: { id: string; key: string }[] = [];
+let publishableTest = { id: '', key: '' };
+let secret = { id: '', key: '' };
+
+before(async () => {
+  storeId = await withApp(tmp.file, async (app) => {
+    const account = await createAccount(app, { name: 'Acme' });
+    return (await createStore(app, { account_id: account.id, name: 'Tienda', country: 'CO', currency: 'COP', domains: ['shop.example.com'] })).id;
+  });
+});
+
+test('keys create --type publishable --env test prints {id, key, type, env, prefix} and stores only the SHA-256 of the key', async () => {
+  const { json } = await cliJson(tmp.file, ['keys', 'create', '--store', storeId, '--type', 'publishable', '--env', 'test']);
+  publishableTest = { id: json.id, key: json.key };
+  issued.push(publishableTest);
+  assert.match(json.id, UUID);
+  assert.match(json.key, /^svc_test_pub_[0-9A-Za-z]{32}$/);
+  assert.equal(json.type, 'publishable');
+  assert.equal(json.env, 'test');
+  assert.equal(json.prefix, `${json.key.slice(0, 'svc_test_pub_'.length + 4)}…`);
+
+  const row = keyRow(json.id);
+  assert.ok(row);
+  assert.equal(row.hash, sha256(json.key));
+  assert.equal(row.store_id, storeId);
+  assert.equal(row.prefix, json.prefix);
+  assert.equal(row.revoked_at, null);
+  const anywhere = readDb(tmp.file, (db) => db.prepare('SELECT count(*) AS n FROM api_keys WHERE id || hash || prefix || coalesce(label, \'\') LIKE ?').get(`%${json.key}%`) as { n: number });
+  assert.equal(anywhere.n, 0);
+});
+
+test('keys create --type secret prints a svc_live_secret_ key with 40 base62 characters', async () => {
+  const { json } = await cliJson(tmp.file, ['keys', 'create', '--store', storeId, '--type', 'secret']);
+  secret = { id: json.id, key: json.key };
+  issued.push(secret);
+  assert.match(json.key, /^svc_live_secret_[0-9A-Za-z]{40}$/);
+  assert.equal(json.type, 'secret');
+  assert.equal(json.env, 'live');
+  assert.equal(keyRow(json.id)?.hash, sha256(json.key));
+});
+
+test('keys create --type publishable without --env makes a live key', async () => {
+  const { json } = await cliJson(tmp.file, ['keys', 'create', '--store', storeId, '--type', 'publishable', '--domain', 'pay.example.com']);
+  issued.push({ id: json.id, key: json.key });
+  assert.match(json.key, /^svc_live_pub_[0-9A-Za-z]{32}$/);
+  assert.equal(json.env, 'live');
+});
+
+test('keys create of a secret test key, which has no format, is a usage error with exit 2 and stores nothing', async () => {
+  const before = count(tmp.file, 'api_keys');
+  await cliFails(tmp.file, ['keys', 'create', '--store', storeId, '--type', 'secret', '--env', 'test'], 2);
+  assert.equal(count(tmp.file, 'api_keys'), before);
+});
+
+test('keys create for a store that does not exist fails with exit 1', async () => {
+  const r = await cliFails(tmp.file, ['keys', 'create', '--store', '01900000-0000-7000-8000-000000000000', '--type', 'secret'], 1);
+  assert.match(r.stderr, /Store not found/);
+});
+
+let rolled = { id: '', key: '' };
+
+test('keys roll --grace 5 issues a new key and schedules the old one to be revoked five minutes later', async () => {
+  const t0 = Date.now();
+  const { json } = await cliJson(tmp.file, ['keys', 'roll', publishableTest.id, '--grace', '5']);
+  const t1 = Date.now();
+  rolled = { id: json.id, key: json.key };
+  issued.push(rolled);
+  assert.notEqual(json.id, publishableTest.id);
+  assert.notEqual(json.key, publishableTest.key);
+  assert.match(json.key, /^svc_test_pub_[0-9A-Za-z]{32}$/);
+  assert.equal(json.type, 'publishable');
+  assert.equal(json.env, 'test');
+
+  const old = keyRow(publishableTest.id)!;
+  assert.ok(old.revoked_at, 'old key has a revocation time');
+  const revokeAt = Date.parse(old.revoked_at);
+  assert.ok(revokeAt >= t0 + 5 * 60_000 - 1000 && revokeAt <= t1 + 5 * 60_000, `revoked_at ${old.revoked_at} is five minutes after the roll`);
+  assert.equal(old.replaced_by, json.id);
+  const fresh = keyRow(json.id)!;
+  assert.equal(fresh.hash, sha256(json.key));
+  assert.equal(fresh.revoked_at, null);
+  assert.equal(fresh.type, 'publishable');
+  assert.equal(fresh.env, 'test');
+});
+
+test('keys roll with a grace that is not a whole number is a usage error with exit 2', async () => {
+  await cliFails(tmp.file, ['keys', 'roll', rolled.id, '--grace', 'soon'], 2);
+  assert.equal(keyRow(rolled.id)?.revoked_at, null);
+});
+
+test('keys list shows prefixes and state but never a key or its hash', async () => {
+  const { json, result } = await cliJson(tmp.file, ['keys', 'list', '--store', storeId]);
+  assert.ok(Array.isArray(json));
+  assert.equal(json.length, issued.length);
+  for (const { id, key } of issued) {
+    assert.ok(!result.stdout.includes(key), 'a key leaked into keys list');
+    assert.ok(!result.stdout.includes(sha256(key)), 'a key hash leaked into keys list');
+    const listed: Record<string, unknown> | undefined = json.find((k: { id: string }) => k.id === id);
+    assert.ok(listed, id);
+    assert.equal(listed.key, undefined);
+    assert.equal(listed.hash, undefined);
+    assert.equal(listed.prefix, `${key.slice(0, key.lastIndexOf('_') + 5)}…`);
+  }
+  // Inside its grace period the rolled key still works.
+  assert.equal(json.find((k: { id: string }) => k.id === publishableTest.id).active, true);
+  assert.equal(json.find((k: { id: string }) => k.id === rolled.id).active, true);
+});
+
+test('keys revoke revokes at once and prints the key as inactive, without the key', async () => {
+  const { json, result } = await cliJson(tmp.file, ['keys', 'revoke', secret.id]);
+  assert.equal(json.id, secret.id);
+  assert.equal(json.active, false);
+  assert.ok(!result.stdout.includes(secret.key));
+  const row = keyRow(secret.id)!;
+  assert.ok(row.revoked_at && Date.parse(row.revoked_at) <= Date.now());
+});
+
+test('keys revoke of a key already revoked, or of an unknown key, fails with exit 1', async () => {
+  const again = await cliFails(tmp.file, ['keys', 'revoke', secret.id], 1);
+  assert.match(again.stderr, /already revoked/);
+  const unknown = await cliFails(tmp.file, ['keys', 'revoke', '01900000-0000-7000-8000-000000000000'], 1);
+  assert.match(unknown.stderr, /not found/);
+});

@@ -1,0 +1,84 @@
+// codrail products create / landings create (SPEC 3, 9, 13).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { tempDbFile } from '../helpers/server.ts';
+import { cliFails, cliJson, count, readDb, UUID, withApp } from '../helpers/cli-expect.ts';
+import { createAccount } from '../../src/use-cases/accounts/accounts.use-case.ts';
+import { createStore } from '../../src/use-cases/stores/stores.use-case.ts';
+
+const tmp = tempDbFile();
+after(() => tmp.cleanup());
+
+let storeId = '';
+let productId = '';
+
+before(async () => {
+  storeId = await withApp(tmp.file, async (app) => {
+    const account = await createAccount(app, { name: 'Acme' });
+    return (await createStore(app, { account_id: account.id, name: 'Tienda', country: 'CO', currency: 'COP' })).id;
+  });
+});
+
+test('products create prints the product with its packs in major units, min_price and floor', async () => {
+  const { json } = await cliJson(tmp.file, ['products', 'create', '--store', storeId, '--name', 'Faja', '--pack', '1x:89900', '--pack', '3x:219900:180000', '--sku', 'S']);
+  productId = json.id;
+  assert.match(json.id, UUID);
+  assert.equal(json.store_id, storeId);
+  assert.equal(json.name, 'Faja');
+  assert.equal(json.sku, 'S');
+  assert.equal(json.currency, 'COP');
+  assert.deepEqual(json.packs, [
+    { code: '1x', units: 1, price: 89900, min_price: null, floor: 62930 },
+    { code: '3x', units: 3, price: 219900, min_price: 180000, floor: 180000 },
+  ]);
+  const packs = readDb(tmp.file, (db) => db.prepare('SELECT code, units, price_minor, min_price_minor FROM product_packs WHERE product_id = ? ORDER BY position').all(productId));
+  assert.deepEqual(packs, [
+    { code: '1x', units: 1, price_minor: 8_990_000, min_price_minor: null },
+    { code: '3x', units: 3, price_minor: 21_990_000, min_price_minor: 18_000_000 },
+  ]);
+});
+
+test('products create with a pack spec without a price or with a price of three decimals is a usage error with exit 2', async () => {
+  const before = count(tmp.file, 'products');
+  for (const spec of ['1x', '1x:10.001']) {
+    const r = await cliFails(tmp.file, ['products', 'create', '--store', storeId, '--name', 'Bad', '--pack', spec], 2);
+    assert.match(r.stderr, /pack|price/, spec);
+  }
+  assert.equal(count(tmp.file, 'products'), before);
+});
+
+test('products create with a SKU already used in the store fails with exit 1', async () => {
+  const r = await cliFails(tmp.file, ['products', 'create', '--store', storeId, '--name', 'Otra faja', '--pack', '1x:100', '--sku', 'S'], 1);
+  assert.match(r.stderr, /SKU S already exists/);
+});
+
+test('products create for a store that does not exist fails with exit 1', async () => {
+  await cliFails(tmp.file, ['products', 'create', '--store', '01900000-0000-7000-8000-000000000000', '--name', 'Ghost', '--pack', '1x:100'], 1);
+});
+
+test('landings create --publish prints {id, slug, url} with the URL under the configured base URL', async () => {
+  const { json } = await cliJson(tmp.file, ['landings', 'create', '--product', productId, '--slug', 'Faja-Promo', '--publish'], {
+    env: { CODRAIL_BASE_URL: 'https://pay.example.test/' },
+  });
+  assert.match(json.id, UUID);
+  assert.equal(json.slug, 'faja-promo');
+  assert.equal(json.url, 'https://pay.example.test/l/faja-promo');
+  assert.equal(json.published, true);
+  const row = readDb(tmp.file, (db) => db.prepare('SELECT slug, title, published, store_id, product_id FROM landing_pages WHERE id = ?').get(json.id));
+  assert.deepEqual(row, { slug: 'faja-promo', title: 'Faja', published: 1, store_id: storeId, product_id: productId });
+});
+
+test('landings create with a slug already taken fails with exit 1', async () => {
+  const r = await cliFails(tmp.file, ['landings', 'create', '--product', productId, '--slug', 'faja-promo'], 1);
+  assert.match(r.stderr, /taken/);
+});
+
+test('landings create with a slug that is not lower-case letters, digits and dashes is a usage error with exit 2', async () => {
+  await cliFails(tmp.file, ['landings', 'create', '--product', productId, '--slug', 'faja promo!'], 2);
+});
+
+test('landings create for a product that does not exist fails with exit 1 (not found)', async () => {
+  const before = count(tmp.file, 'landing_pages');
+  await cliFails(tmp.file, ['landings', 'create', '--product', '01900000-0000-7000-8000-000000000000', '--slug', 'ghost'], 1);
+  assert.equal(count(tmp.file, 'landing_pages'), before);
+});

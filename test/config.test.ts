@@ -1,0 +1,19 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { baseUrlIsExplicit, loadConfig, withListenPort } from '../src/config.ts';
+
+test('baseUrlIsExplicit is true for a --base-url flag or a non-empty CODRAIL_BASE_URL and false otherwise', () => {
+  assert.equal(baseUrlIsExplicit({ baseUrl: 'https://pay.example.test' }, {}), true);
+  assert.equal(baseUrlIsExplicit({}, { CODRAIL_BASE_URL: 'https://pay.example.test' }), true);
+  assert.equal(baseUrlIsExplicit({}, {}), false);
+  // An empty variable counts as unset, as loadConfig reads it.
+  assert.equal(baseUrlIsExplicit({}, { CODRAIL_BASE_URL: '' }), false);
+});
+
+test('withListenPort keeps an explicit base URL and derives one from the real port otherwise', () => {
+  const derived = loadConfig({ port: 0 }, {});
+  assert.equal(withListenPort(derived, 4321, baseUrlIsExplicit({}, {})).baseUrl, 'http://127.0.0.1:4321');
+  const env = { CODRAIL_BASE_URL: 'https://pay.example.test/' };
+  const explicit = loadConfig({ port: 0 }, env);
+  assert.equal(withListenPort(explicit, 4321, baseUrlIsExplicit({}, env)).baseUrl, 'https://pay.example.test');
+});

@@ -1,0 +1,59 @@
+// Assertions over the spawned CLI (SPEC 9): with --json, stdout is exactly one JSON document;
+// failures print nothing on stdout, a message on stderr, and exit 1 (failure) or 2 (usage).
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { runCli, type CliResult } from './cli.ts';
+import { loadConfig } from '../../src/config.ts';
+import { migrate, openApp, type App } from '../../src/app.ts';
+import { createLogger } from '../../src/log.ts';
+import type { Clock } from '../../src/clock.ts';
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+type CliOptions = { input?: string; env?: Record<string, string> };
+
+const show = (args: string[], r: CliResult) => `codrail ${args.join(' ')} → exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
+
+/** Runs `codrail --db FILE --json ARGS`, expects exit 0 and exactly one JSON document on stdout. */
+// The answer is typed `any`: tests check it field by field against the contract.
+export async function cliJson(db: string, args: string[], options: CliOptions = {}): Promise<{ json: any; result: CliResult }> {
+  const result = await runCli(['--json', ...args], { db, ...options });
+  assert.equal(result.code, 0, show(args, result));
+  let json: unknown;
+  assert.doesNotThrow(() => (json = JSON.parse(result.stdout)), `stdout is not one JSON document\n${show(args, result)}`);
+  assert.ok(result.stdout.endsWith('\n') && !result.stdout.slice(0, -1).includes('\n'), `stdout is one line of JSON\n${show(args, result)}`);
+  return { json, result };
+}
+
+/** Runs `codrail --db FILE --json ARGS`, expects the exit code, an empty stdout and `error:` on stderr. */
+export async function cliFails(db: string | undefined, args: string[], code: 1 | 2, options: CliOptions = {}): Promise<CliResult> {
+  const result = await runCli(['--json', ...args], { ...(db ? { db } : {}), ...options });
+  assert.equal(result.code, code, show(args, result));
+  assert.equal(result.stdout, '', `nothing on stdout on failure\n${show(args, result)}`);
+  assert.match(result.stderr, /error/i, show(args, result));
+  return result;
+}
+
+/** Reads the database file the CLI wrote, read-only. */
+export function readDb<T>(file: string, fn: (db: Database.Database) => T): T {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+export const count = (file: string, table: string): number =>
+  readDb(file, (db) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n);
+
+/** Opens the app in-process on the same file (to set up data through the real use-cases), then closes it. */
+export async function withApp<T>(file: string, fn: (app: App) => Promise<T>, options: { clock?: Clock } = {}): Promise<T> {
+  const app = openApp(loadConfig({ db: file }, {}), { log: createLogger('silent'), ...options });
+  try {
+    await migrate(app);
+    return await fn(app);
+  } finally {
+    await app.close();
+  }
+}
