@@ -45,6 +45,8 @@ export const DUPLICATE_WINDOW_MS = 10 * 60_000;
 /** Idempotency-Key header: printable ASCII, this long at most; records kept this long. */
 export const IDEMPOTENCY_KEY_MAX = 255;
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/** How often `serve` sweeps expired rate-limit windows and idempotency records. */
+export const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 /** Per-store order numbers start here (SPEC 4.1 step 11). */
 export const FIRST_ORDER_NUMBER = 1001;

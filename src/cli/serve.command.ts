@@ -4,6 +4,8 @@ import { migrate, openApp } from '../app.ts';
 import { createHttpServer } from '../http/server.ts';
 import { routes } from '../api/routes.ts';
 import { runDemo } from '../use-cases/demo.use-case.ts';
+import { sweepExpired } from '../use-cases/maintenance.use-case.ts';
+import { SWEEP_INTERVAL_MS } from '../limits.ts';
 import { fail, globals } from './output.ts';
 
 interface ServeOptions extends Omit<ConfigFlags, 'db'> {
@@ -61,10 +63,19 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
   }
   process.stderr.write(`${out.join('\n')}\n`);
 
+  const sweep = setInterval(() => {
+    sweepExpired(app).then(
+      (n) => app.log.debug(n, 'swept expired records'),
+      (err: unknown) => app.log.error({ err }, 'sweep failed'),
+    );
+  }, SWEEP_INTERVAL_MS);
+  sweep.unref();
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    clearInterval(sweep);
     app.log.info({ signal }, 'shutting down: draining requests');
     await http.close();
     await app.close();
