@@ -4,6 +4,9 @@ import { createAccount } from '../../src/use-cases/accounts/accounts.use-case.ts
 import { createStore } from '../../src/use-cases/stores/stores.use-case.ts';
 import { createLanding, createProduct } from '../../src/use-cases/stores/products.use-case.ts';
 import { createKey } from '../../src/use-cases/keys/keys.use-case.ts';
+import type { ConfigFlags } from '../../src/config.ts';
+import type { Clock } from '../../src/clock.ts';
+import { startServer, type TestServer } from './server.ts';
 
 export interface Shop {
   accountId: string;
@@ -80,4 +83,10 @@ export function postOrder(url: string, body: unknown, headers: Record<string, st
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
+}
+
+/** The usual test setup: a server on a temp database with one seeded shop. */
+export async function openShop(flags: ConfigFlags = {}, options: { clock?: Clock } = {}): Promise<{ server: TestServer; shop: Shop }> {
+  const server = await startServer(flags, options);
+  return { server, shop: await seedShop(server.deps) };
 }

@@ -2,17 +2,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../../helpers/server.ts';
-import { orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
+import { openShop, orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import { MAX_BODY_BYTES } from '../../../src/limits.ts';
 import { OPEN_LIMITS, SHOP_ORIGIN, expectCreated, expectError, liveHeaders, nextPhone, storesNothing } from './order-kit.ts';
 
 let server: TestServer;
 let shop: Shop;
 
-before(async () => {
-  server = await startServer(OPEN_LIMITS);
-  shop = await seedShop(server.deps);
-});
+before(async () => ({ server, shop } = await openShop(OPEN_LIMITS)));
 after(() => server.close());
 
 const body = (over: Record<string, unknown> = {}) => orderBody(shop, { telefono: nextPhone(), ...over });

@@ -3,16 +3,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { startServer, type TestServer } from '../../helpers/server.ts';
-import { seedShop, orderBody, postOrder, type Shop } from '../../helpers/fixtures.ts';
+import type { TestServer } from '../../helpers/server.ts';
+import { openShop, orderBody, postOrder, type Shop } from '../../helpers/fixtures.ts';
 
 let server: TestServer;
 let shop: Shop;
 
-before(async () => {
-  server = await startServer({ rateIpPerMin: 1_000_000, rateKeyPerMin: 1_000_000, ratePhonePerHour: 1_000_000 });
-  shop = await seedShop(server.deps);
-});
+before(async () => ({ server, shop } = await openShop({ rateIpPerMin: 1_000_000, rateKeyPerMin: 1_000_000, ratePhonePerHour: 1_000_000 })));
 after(() => server.close());
 
 const countOrders = async () =>

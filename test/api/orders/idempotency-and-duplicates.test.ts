@@ -1,8 +1,8 @@
 // POST /api/orders/create, SPEC 4.1 step 10: duplicate suppression (10 minutes) and Idempotency-Key.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type TestServer } from '../../helpers/server.ts';
-import { orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
+import type { TestServer } from '../../helpers/server.ts';
+import { openShop, orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import { manualClock } from '../../../src/clock.ts';
 import { OPEN_LIMITS, SHOP_ORIGIN, counts, eventsOf, expectCreated, expectError, jobsOf, liveHeaders, nextPhone, ordersOf, storesNothing } from './order-kit.ts';
 
@@ -10,10 +10,7 @@ const clock = manualClock(Date.UTC(2030, 5, 1, 12, 0, 0));
 let server: TestServer;
 let shop: Shop;
 
-before(async () => {
-  server = await startServer(OPEN_LIMITS, { clock });
-  shop = await seedShop(server.deps);
-});
+before(async () => ({ server, shop } = await openShop(OPEN_LIMITS, { clock })));
 after(() => server.close());
 
 const post = (body: unknown, headers: Record<string, string> = {}) => postOrder(server.url, body, liveHeaders(shop, headers));

@@ -1,8 +1,8 @@
 // POST /api/orders/create, SPEC 4.1 steps 8 (anti-fraud price floor) and 9 (anti-bot).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type TestServer } from '../../helpers/server.ts';
-import { orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
+import type { TestServer } from '../../helpers/server.ts';
+import { openShop, orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import { createProduct } from '../../../src/use-cases/stores/products.use-case.ts';
 import { insertBlock } from '../../../src/db/queries/stores.queries.ts';
 import { OPEN_LIMITS, expectCreated, expectError, liveHeaders, nextPhone, orderRow, rejectionsOf, storesNothing } from './order-kit.ts';
@@ -10,11 +10,8 @@ import { OPEN_LIMITS, expectCreated, expectError, liveHeaders, nextPhone, orderR
 let server: TestServer;
 let shop: Shop;
 
-before(async () => {
-  server = await startServer(OPEN_LIMITS);
-  // Packs: 1x 100000 (floor 70000 at 30 %), 2x 180000 (floor 126000), 3x 240000 with min_price 200000.
-  shop = await seedShop(server.deps);
-});
+// Packs: 1x 100000 (floor 70000 at 30 %), 2x 180000 (floor 126000), 3x 240000 with min_price 200000.
+before(async () => ({ server, shop } = await openShop(OPEN_LIMITS)));
 after(() => server.close());
 
 const post = (s: Shop, over: Record<string, unknown>) => postOrder(server.url, orderBody(s, { telefono: nextPhone(), ...over }), liveHeaders(s));

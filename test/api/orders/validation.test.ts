@@ -1,8 +1,8 @@
 // POST /api/orders/create, SPEC 4.1 steps 1 (body), 6 (field validation, seed 2.1 / 8) and 7 (country rules).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type TestServer } from '../../helpers/server.ts';
-import { orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
+import type { TestServer } from '../../helpers/server.ts';
+import { openShop, orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import { MAX_BODY_BYTES } from '../../../src/limits.ts';
 import {
   OPEN_LIMITS,
@@ -20,10 +20,7 @@ import {
 let server: TestServer;
 let shop: Shop;
 
-before(async () => {
-  server = await startServer(OPEN_LIMITS);
-  shop = await seedShop(server.deps);
-});
+before(async () => ({ server, shop } = await openShop(OPEN_LIMITS)));
 after(() => server.close());
 
 /** A valid body with a fresh phone, so each accepted case creates its own order. */
