@@ -81,3 +81,12 @@ export const LIST_MAX_LIMIT = 1_000;
 export const NAME_MAX = 200;
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,78}[a-z0-9])?$/;
 export const MAX_DISCOUNT_PCT_RANGE = { min: 0, max: 100 } as const;
+
+/** `codrail cities import`: file size, rows, name lengths; problems reported before giving up. */
+export const CATALOG_FILE_MAX_BYTES = 10 * 1024 * 1024;
+export const CATALOG_MAX_ROWS = 100_000;
+export const CATALOG_NAME_MAX = 120;
+export const CATALOG_CODE_MAX = 20;
+export const CATALOG_MAX_PROBLEMS = 20;
+/** `codrail cities match --file`: rows per run. */
+export const MATCH_FILE_MAX_ROWS = 100_000;

@@ -8,6 +8,7 @@ import { register as stores } from './stores.command.ts';
 import { register as products } from './products.command.ts';
 import { register as keys } from './keys.command.ts';
 import { register as orders } from './orders.command.ts';
+import { register as cities } from './cities.command.ts';
 import { fail } from './output.ts';
 
 export function buildProgram(): Command {
@@ -18,7 +19,7 @@ export function buildProgram(): Command {
     .option('--json', 'print exactly one JSON document on stdout')
     .showHelpAfterError()
     .exitOverride();
-  for (const group of [migrate, serve, demo, accounts, stores, products, keys, orders]) group(program);
+  for (const group of [migrate, serve, demo, accounts, stores, products, keys, orders, cities]) group(program);
   // Sub-commands inherit the usage-error behaviour.
   const walk = (cmd: Command) => {
     cmd.exitOverride();

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { listOrderSummaries, searchOrderSummaries, showOrder } from '../use-cases/orders/orders.use-case.ts';
+import { resolveOrderCity } from '../use-cases/orders/resolve-city.use-case.ts';
 import { LIST_DEFAULT_LIMIT } from '../limits.ts';
 import { globals, intOption, print, withApp } from './output.ts';
 
@@ -10,7 +11,7 @@ const line = (o: Summary) =>
 const lines = (list: Summary[]) => (list.length ? list.map(line).join('\n') : '(no orders)');
 
 export function register(program: Command): void {
-  const orders = program.command('orders').description('orders: list, show, search');
+  const orders = program.command('orders').description('orders: list, show, search, resolve-city');
   orders
     .command('list')
     .description('list orders, newest first')
@@ -37,5 +38,16 @@ export function register(program: Command): void {
     .action(async (text: string, o: { limit: number }, cmd: Command) => {
       const list = await withApp(cmd, (app) => searchOrderSummaries(app, text, o.limit));
       print(globals(cmd), list, lines(list));
+    });
+  orders
+    .command('resolve-city')
+    .description("set a flagged order's region and city to a catalog entry; releases its held fulfillment push")
+    .argument('<id-or-number>', 'order id, or order number')
+    .requiredOption('--region <name>', 'catalog region (accents and case do not matter)')
+    .requiredOption('--city <name>', 'catalog city of that region')
+    .option('--store <id>', 'store of the order number')
+    .action(async (idOrNumber: string, o: { region: string; city: string; store?: string }, cmd: Command) => {
+      const order = await withApp(cmd, (app) => resolveOrderCity(app, { order: idOrNumber, storeId: o.store, region: o.region, city: o.city, actor: 'cli' }));
+      print(globals(cmd), order, `#${order.order_number} ${order.id}: ${order.ciudad} (${order.departamento})${order.fulfillment ? `, fulfillment ${order.fulfillment.state}` : ''}`);
     });
 }

@@ -1,84 +1,318 @@
-// src/domain/cities/fold.ts and src/domain/cities/matcher.ts
-import { test } from 'node:test';
+// src/domain/cities: fold.ts, normalize.ts, edit-distance.ts and matcher.ts, on a small catalog
+// built for each rule (the real catalogs are measured by test/use-cases/city-accuracy.test.ts).
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fold, foldCompact } from '../../src/domain/cities/fold.ts';
-import { CityMatcher, type CatalogEntry } from '../../src/domain/cities/matcher.ts';
+import { phonetic, stripFiller, tokens } from '../../src/domain/cities/normalize.ts';
+import { deletions, editDistance } from '../../src/domain/cities/edit-distance.ts';
+import { CityMatcher, type AliasTable, type CatalogEntry } from '../../src/domain/cities/matcher.ts';
 
 const CATALOG: CatalogEntry[] = [
   { region: 'Bogotá, D.C.', city: 'Bogotá, D.C.', code: '11001' },
   { region: 'Antioquia', city: 'Medellín', code: '05001' },
+  { region: 'Antioquia', city: 'Envigado', code: '05266' },
   { region: 'Antioquia', city: 'La Unión', code: '05400' },
+  { region: 'Antioquia', city: 'Girardota', code: '05308' },
+  { region: 'Antioquia', city: 'Ciudad Bolívar', code: '05101' },
   { region: 'Nariño', city: 'La Unión', code: '52399' },
   { region: 'Nariño', city: 'Pasto', code: null },
+  { region: 'Cundinamarca', city: 'Girardot', code: '25307' },
+  { region: 'Cundinamarca', city: 'Soacha', code: '25754' },
+  { region: 'Meta', city: 'Villavicencio', code: '50001' },
+  { region: 'Valle del Cauca', city: 'Santiago de Cali', code: '76001' },
+  { region: 'Valle del Cauca', city: 'Tuluá', code: '76834' },
+  { region: 'Atlántico', city: 'Puerto Colombia', code: '08573' },
+  { region: 'Huila', city: 'Colombia', code: '41206' },
+  { region: 'Huila', city: 'Pitalito', code: '41551' },
+  { region: 'Santander', city: 'Barrancabermeja', code: '68081' },
+  { region: 'Magdalena', city: 'Santa Marta', code: '47001' },
 ];
 
-test('fold strips accents, lower-cases and turns punctuation into single spaces', () => {
-  assert.equal(fold('Bogotá, D.C.'), 'bogota d c');
-  assert.equal(fold('  MEDELLÍN  '), 'medellin');
-  assert.equal(fold('San José de Cúcuta'), 'san jose de cucuta');
-  assert.equal(fold('Nariño'), 'narino');
-});
+const ALIASES: AliasTable = {
+  regions: { 'Valle del Cauca': ['Valle'], 'Bogotá, D.C.': ['Distrito Capital'] },
+  cities: { 'Valle del Cauca': { 'Santiago de Cali': ['Cali'] }, 'Bogotá, D.C.': { 'Bogotá, D.C.': ['Santafé de Bogotá'] } },
+  places: { 'Bogotá, D.C.': { 'Bogotá, D.C.': ['Chapinero', 'Kennedy'] }, Antioquia: { Medellín: ['El Poblado', 'Pasto'] } },
+};
 
-test('foldCompact makes "Bogotá, D.C.", "BOGOTA D.C." and "bogota dc" the same key', () => {
-  assert.equal(foldCompact('Bogotá, D.C.'), 'bogotadc');
-  assert.equal(foldCompact('BOGOTA D.C.'), 'bogotadc');
-  assert.equal(foldCompact('bogota dc'), 'bogotadc');
-  assert.equal(foldCompact('Santa Fe'), foldCompact('Santafé'));
-});
+const matcher = new CityMatcher(CATALOG, { country: 'CO', aliases: ALIASES });
+const decide = (departamento: string, ciudad: string) => matcher.match(departamento, ciudad);
+const where = (d: { region?: string | undefined; city?: string | undefined }) => `${d.city} / ${d.region}`;
 
-test('CityMatcher matches folded region and city exactly and returns the catalog spelling and code', () => {
-  const matcher = new CityMatcher(CATALOG);
-  assert.deepEqual(matcher.match('BOGOTA D.C.', 'BOGOTA D.C.'), {
-    confident: true,
-    method: 'exact',
-    score: 1,
-    region: 'Bogotá, D.C.',
-    city: 'Bogotá, D.C.',
-    code: '11001',
+describe('fold and normalize', () => {
+  test('fold strips accents, lower-cases and turns punctuation into single spaces', () => {
+    assert.equal(fold('Bogotá, D.C.'), 'bogota d c');
+    assert.equal(fold('  MEDELLÍN  '), 'medellin');
+    assert.equal(fold('San José de Cúcuta'), 'san jose de cucuta');
+    assert.equal(fold('Nariño'), 'narino');
   });
-  assert.deepEqual(matcher.match('antioquia', 'MEDELLIN'), { confident: true, method: 'exact', score: 1, region: 'Antioquia', city: 'Medellín', code: '05001' });
+
+  test('foldCompact makes "Bogotá, D.C.", "BOGOTA D.C." and "bogota dc" the same key', () => {
+    assert.equal(foldCompact('Bogotá, D.C.'), 'bogotadc');
+    assert.equal(foldCompact('BOGOTA D.C.'), 'bogotadc');
+    assert.equal(foldCompact('bogota dc'), 'bogotadc');
+    assert.equal(foldCompact('Santa Fe'), foldCompact('Santafé'));
+  });
+
+  test('tokens expand the abbreviations buyers type, word by word', () => {
+    assert.deepEqual(tokens('Sta. Marta'), ['santa', 'marta']);
+    assert.deepEqual(tokens('Pto Boyacá'), ['puerto', 'boyaca']);
+    assert.deepEqual(tokens('Cd. Juárez'), ['ciudad', 'juarez']);
+    assert.deepEqual(tokens('Cnel. Oviedo'), ['coronel', 'oviedo']);
+    assert.deepEqual(tokens('stadium'), ['stadium']);
+  });
+
+  test('stripFiller drops a kind-of-place prefix, a trailing D.C. and the country name, never the whole name', () => {
+    assert.deepEqual(stripFiller(tokens('Municipio de Envigado')), ['envigado']);
+    assert.deepEqual(stripFiller(tokens('Cantón Quevedo')), ['quevedo']);
+    assert.deepEqual(stripFiller(tokens('Bogotá D.C.')), ['bogota']);
+    assert.deepEqual(stripFiller(tokens('Envigado Colombia'), 'CO'), ['envigado']);
+    assert.deepEqual(stripFiller(tokens('Envigado Colombia')), ['envigado', 'colombia']);
+    assert.deepEqual(stripFiller(tokens('Colombia'), 'CO'), ['colombia']);
+    assert.deepEqual(stripFiller(tokens('Ciudad')), ['ciudad']);
+  });
+
+  test('phonetic gives Spanish spellings that sound alike one key', () => {
+    assert.equal(phonetic('vilavisencio'), phonetic('villavicencio'));
+    assert.equal(phonetic('sogamozo'), phonetic('sogamoso'));
+    assert.equal(phonetic('barrancavermeja'), phonetic('barrancabermeja'));
+    assert.equal(phonetic('ibague'), phonetic('hibague'));
+    assert.equal(phonetic('jirardota'), phonetic('girardota'));
+    assert.notEqual(phonetic('girardot'), phonetic('girardota'));
+  });
+
+  test('editDistance counts edits and an adjacent transposition as one, and stops above max', () => {
+    assert.equal(editDistance('medellin', 'medellin', 2), 0);
+    assert.equal(editDistance('medellin', 'mdellin', 2), 1);
+    assert.equal(editDistance('medellin', 'emdellin', 2), 1);
+    assert.equal(editDistance('medellin', 'medelin', 2), 1);
+    assert.equal(editDistance('medellin', 'medallon', 2), 2);
+    assert.equal(editDistance('medellin', 'bogota', 2), 3);
+    assert.equal(editDistance('abc', 'abcdefgh', 2), 3);
+  });
+
+  test('deletions lists the key and each single-deletion variant once', () => {
+    assert.deepEqual(deletions('cali'), ['cali', 'ali', 'cli', 'cai', 'cal']);
+    assert.deepEqual(deletions('aab'), ['aab', 'ab', 'aa']);
+  });
 });
 
-test('CityMatcher keeps a null code for an exact match on a catalog entry without code', () => {
-  assert.deepEqual(new CityMatcher(CATALOG).match('narino', 'pasto'), { confident: true, method: 'exact', score: 1, region: 'Nariño', city: 'Pasto', code: null });
+describe('CityMatcher: confident matches', () => {
+  test('the region and city as in the catalog, in any case and without accents, match exactly with the code', () => {
+    assert.deepEqual(decide('antioquia', 'MEDELLIN'), {
+      confident: true,
+      method: 'exact',
+      score: 1,
+      region: 'Antioquia',
+      city: 'Medellín',
+      code: '05001',
+      reason: 'Region and city found in the catalog',
+    });
+    const bogota = decide('BOGOTA D.C.', 'BOGOTA D.C.');
+    assert.equal(where(bogota), 'Bogotá, D.C. / Bogotá, D.C.');
+    assert.equal(bogota.code, '11001');
+  });
+
+  test('a catalog entry without code keeps a null code', () => {
+    assert.equal(decide('narino', 'pasto').code, null);
+  });
+
+  test('filler words around the name do not matter', () => {
+    assert.equal(where(decide('Departamento de Antioquia', 'Municipio de Envigado')), 'Envigado / Antioquia');
+    assert.equal(where(decide('Bogota', 'Bogota DC')), 'Bogotá, D.C. / Bogotá, D.C.');
+    assert.equal(where(decide('Antioquia', 'Bolívar')), 'Ciudad Bolívar / Antioquia');
+  });
+
+  test('a known alias of a city or a region matches with method alias', () => {
+    const cali = decide('Valle', 'Cali');
+    assert.equal(where(cali), 'Santiago de Cali / Valle del Cauca');
+    assert.equal(cali.method, 'alias');
+    assert.ok(cali.score < 1);
+    assert.equal(where(decide('Distrito Capital', 'Santafe de Bogota')), 'Bogotá, D.C. / Bogotá, D.C.');
+  });
+
+  test('a well-known neighbourhood typed as the city resolves to its municipality when the region agrees', () => {
+    const d = decide('Bogotá', 'Chapinero');
+    assert.equal(where(d), 'Bogotá, D.C. / Bogotá, D.C.');
+    assert.equal(d.method, 'alias');
+    assert.equal(where(decide('Distrito Capital', 'kennedy')), 'Bogotá, D.C. / Bogotá, D.C.');
+  });
+
+  test('a region often given for another one still finds the city there', () => {
+    const overlapping = new CityMatcher(CATALOG, { country: 'CO', aliases: { ...ALIASES, overlaps: [['Cundinamarca', 'Bogotá, D.C.']] } });
+    assert.equal(where(overlapping.match('Cundinamarca', 'Chapinero')), 'Bogotá, D.C. / Bogotá, D.C.');
+    assert.equal(where(overlapping.match('Cundinamarca', 'Bogotá')), 'Bogotá, D.C. / Bogotá, D.C.');
+    assert.equal(matcher.match('Cundinamarca', 'Chapinero').confident, false);
+  });
+
+  test('a city of the region is found by the first words of its name', () => {
+    const d = new CityMatcher([...CATALOG, { region: 'Cesar', city: 'Manaure Balcón del Cesar', code: '20443' }, { region: 'La Guajira', city: 'Manaure', code: '44560' }]).match('Cesar', 'Manaure');
+    assert.equal(where(d), 'Manaure Balcón del Cesar / Cesar');
+  });
+
+  test('a short form of a long official name is an alias ("Ecatepec" for "Ecatepec de Morelos")', () => {
+    const mx = new CityMatcher([
+      { region: 'México', city: 'Ecatepec de Morelos', code: '15033' },
+      { region: 'Guerrero', city: 'Juchitán', code: '12080' },
+      { region: 'Oaxaca', city: 'Heroica Ciudad de Juchitán de Zaragoza', code: '20043' },
+    ]);
+    assert.equal(where(mx.match('', 'Ecatepec')), 'Ecatepec de Morelos / México');
+    assert.equal(where(mx.match('Oaxaca', 'Juchitán')), 'Heroica Ciudad de Juchitán de Zaragoza / Oaxaca');
+    assert.equal(mx.match('', 'Juchitán').confident, false, 'a real name and a short form in two regions are ambiguous');
+  });
+
+  test('a misspelt region is still recognised', () => {
+    const d = decide('Antioqia', 'Envigado');
+    assert.equal(where(d), 'Envigado / Antioquia');
+    assert.ok(d.score < 1);
+  });
+
+  test('a spelling that sounds the same matches within the region', () => {
+    const d = decide('Meta', 'Vilavisencio');
+    assert.equal(where(d), 'Villavicencio / Meta');
+    assert.equal(d.method, 'fuzzy');
+  });
+
+  test('a typo inside the region matches with a score below 1', () => {
+    const d = decide('Santander', 'Barrancaberneja');
+    assert.equal(where(d), 'Barrancabermeja / Santander');
+    assert.equal(d.method, 'fuzzy');
+    assert.ok(d.score > 0.8 && d.score < 1);
+  });
+
+  test('a city that exists in one region only is found when the region is wrong or missing', () => {
+    const wrong = decide('Cundinamarca', 'medellin');
+    assert.equal(where(wrong), 'Medellín / Antioquia');
+    assert.equal(wrong.method, 'unique_city');
+    assert.ok(wrong.score < 1);
+    assert.equal(where(decide('', 'Soacha')), 'Soacha / Cundinamarca');
+    assert.equal(where(decide('N/A', 'Soacha')), 'Soacha / Cundinamarca');
+  });
+
+  test('the region given decides between two cities of the same name', () => {
+    assert.equal(decide('Nariño', 'la union').code, '52399');
+    assert.equal(decide('Antioquia', 'La Unión').code, '05400');
+  });
+
+  test('a region or the country written into the city field is ignored', () => {
+    assert.equal(where(decide('', 'Envigado, Antioquia')), 'Envigado / Antioquia');
+    assert.equal(where(decide('Valle', 'Tulua Valle')), 'Tuluá / Valle del Cauca');
+    assert.equal(where(decide('', 'Pitalito, Huila, Colombia')), 'Pitalito / Huila');
+  });
+
+  test('a city name that contains the country name keeps it', () => {
+    assert.equal(where(decide('Atlántico', 'Puerto Colombia')), 'Puerto Colombia / Atlántico');
+    assert.equal(where(decide('Huila', 'Colombia')), 'Colombia / Huila');
+  });
+
+  test('swapped region and city fields are read the right way round', () => {
+    const d = decide('Medellín', 'Antioquia');
+    assert.equal(where(d), 'Medellín / Antioquia');
+    assert.match(d.reason, /swapped/);
+  });
 });
 
-test('CityMatcher resolves a city that exists in one region only even when the region is wrong', () => {
-  const decision = new CityMatcher(CATALOG).match('Cundinamarca', 'medellin');
-  assert.equal(decision.confident, true);
-  assert.equal(decision.method, 'unique_city');
-  assert.equal(decision.region, 'Antioquia');
-  assert.equal(decision.city, 'Medellín');
-  assert.equal(decision.code, '05001');
-  assert.ok(decision.score < 1);
+describe('CityMatcher: review instead of a guess', () => {
+  test('a city name in two regions is not confident when the region does not decide, and lists both', () => {
+    for (const region of ['Valle del Cauca', '']) {
+      const d = decide(region, 'La Union');
+      assert.equal(d.confident, false);
+      assert.equal(d.method, 'none');
+      assert.equal(d.region, undefined);
+      assert.equal(d.city, undefined);
+      assert.deepEqual(d.candidates?.map(where).sort(), ['La Unión / Antioquia', 'La Unión / Nariño']);
+    }
+  });
+
+  test('a name close to a city of the region but exactly a city of another region is a review with both', () => {
+    const d = decide('Cundinamarca', 'Girardota');
+    assert.equal(d.confident, false);
+    assert.deepEqual(d.candidates?.map(where).sort(), ['Girardot / Cundinamarca', 'Girardota / Antioquia']);
+  });
+
+  test('a neighbourhood is not placed without a region, and never over a city of the same name', () => {
+    assert.equal(decide('', 'Kennedy').confident, false);
+    assert.equal(where(decide('Nariño', 'Pasto')), 'Pasto / Nariño');
+    const d = decide('', 'Pasto');
+    assert.equal(d.confident, false);
+    assert.deepEqual(d.candidates?.map(where).sort(), ['Medellín / Antioquia', 'Pasto / Nariño']);
+  });
+
+  test('a neighbourhood of the given region that is also a city elsewhere is a review', () => {
+    const d = decide('Antioquia', 'Pasto');
+    assert.equal(d.confident, false);
+    assert.deepEqual(d.candidates?.map(where).sort(), ['Medellín / Antioquia', 'Pasto / Nariño']);
+  });
+
+  test('a city that needs its filler words dropped to match is not moved to another region', () => {
+    const d = decide('Valle del Cauca', 'Ciudad Envigado');
+    assert.equal(d.confident, false);
+    assert.equal(where(decide('', 'Ciudad Envigado')), 'Envigado / Antioquia');
+  });
+
+  test('the name of a region in the city field only counts where that region has a city of that name', () => {
+    assert.equal(decide('', 'Meta').confident, false);
+    const mx = new CityMatcher([
+      { region: 'Aguascalientes', city: 'Aguascalientes', code: '01001' },
+      { region: 'Zacatecas', city: 'Tabasco', code: '32039' },
+      { region: 'Tabasco', city: 'Centro', code: '27004' },
+    ]);
+    assert.equal(where(mx.match('', 'Aguascalientes')), 'Aguascalientes / Aguascalientes');
+    assert.equal(mx.match('Tabasco', 'Tabasco').confident, false);
+    assert.equal(mx.match('', 'Tabasco').confident, false);
+  });
+
+  test('an unknown city is not confident and has no candidates', () => {
+    const d = decide('Antioquia', 'Gotham');
+    assert.equal(d.confident, false);
+    assert.equal(d.score, 0);
+    assert.equal(d.candidates, undefined);
+    assert.match(d.reason, /No city/);
+  });
+
+  test('the country name in the city field is a review, not the town of that name', () => {
+    const d = decide('', 'Colombia');
+    assert.equal(d.confident, false);
+    assert.match(d.reason, /country/);
+  });
+
+  test('a region name in the city field is a review that says so', () => {
+    const d = decide('Antioquia', 'Antioquia');
+    assert.equal(d.confident, false);
+    assert.match(d.reason, /region/);
+  });
+
+  test('short names get no typo tolerance', () => {
+    assert.equal(decide('Valle', 'Cala').confident, false);
+  });
+
+  test('a typo with no region needs a long name and a single close city', () => {
+    assert.equal(where(decide('', 'Barrancabermjea')), 'Barrancabermeja / Santander');
+    assert.equal(decide('', 'Sohacha').confident, true);
+    assert.equal(decide('', 'La Unon').confident, false);
+  });
+
+  test('an empty city is a review', () => {
+    assert.equal(decide('Antioquia', '').confident, false);
+  });
+
+  test('every candidate list is at most ten entries', () => {
+    const many = Array.from({ length: 15 }, (_, i) => ({ region: `Región ${i}`, city: 'San José', code: null }));
+    const d = new CityMatcher(many).match('', 'San Jose');
+    assert.equal(d.confident, false);
+    assert.equal(d.candidates?.length, 10);
+  });
 });
 
-test('CityMatcher picks the right region for a city name shared by two regions when the region is given', () => {
-  const decision = new CityMatcher(CATALOG).match('Nariño', 'la union');
-  assert.equal(decision.confident, true);
-  assert.equal(decision.code, '52399');
-});
+describe('CityMatcher.entry', () => {
+  test('finds the entry a person named, accents, case and aliases aside', () => {
+    assert.deepEqual(matcher.entry('antioquia', 'medellin'), { region: 'Antioquia', city: 'Medellín', code: '05001' });
+    assert.deepEqual(matcher.entry('Valle', 'Cali'), { region: 'Valle del Cauca', city: 'Santiago de Cali', code: '76001' });
+  });
 
-test('CityMatcher is not confident about a city name in two regions when the region does not decide, and lists both', () => {
-  const decision = new CityMatcher(CATALOG).match('Valle del Cauca', 'La Union');
-  assert.equal(decision.confident, false);
-  assert.equal(decision.method, 'none');
-  assert.equal(decision.region, undefined);
-  assert.equal(decision.city, undefined);
-  assert.deepEqual(
-    decision.candidates?.map((c) => `${c.region}/${c.city}`).sort(),
-    ['Antioquia/La Unión', 'Nariño/La Unión'],
-  );
-});
-
-test('CityMatcher is not confident and has no candidates for an unknown city', () => {
-  const decision = new CityMatcher(CATALOG).match('Antioquia', 'Gotham');
-  assert.equal(decision.confident, false);
-  assert.equal(decision.score, 0);
-  assert.equal(decision.candidates, undefined);
-});
-
-test('CityMatcher size counts distinct folded city names', () => {
-  assert.equal(new CityMatcher(CATALOG).size, 4);
-  assert.equal(new CityMatcher([]).size, 0);
+  test('refuses typos, neighbourhoods and a city outside the named region', () => {
+    assert.equal(matcher.entry('Antioquia', 'Medelin'), undefined);
+    assert.equal(matcher.entry('Bogotá, D.C.', 'Chapinero'), undefined);
+    assert.equal(matcher.entry('Cundinamarca', 'Medellín'), undefined);
+    assert.equal(matcher.entry('Atlantis', 'Medellín'), undefined);
+  });
 });

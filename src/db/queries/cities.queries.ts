@@ -48,3 +48,25 @@ export async function replaceCatalog(tx: Tx, country: string, catalog: CatalogKi
     .onConflict((oc) => oc.columns(['country', 'catalog']).doUpdateSet({ version: (current?.version ?? 0) + 1, source, updated_at: now }))
     .execute();
 }
+
+/** Each catalog with its version and size, for `codrail cities list`. */
+export const catalogSummaries = (db: Db) =>
+  db
+    .selectFrom('catalog_versions as v')
+    .select((eb) => [
+      'v.country',
+      'v.catalog',
+      'v.version',
+      'v.source',
+      'v.updated_at',
+      eb.selectFrom('city_catalogs as c').whereRef('c.country', '=', 'v.country').whereRef('c.catalog', '=', 'v.catalog').select((e) => e.fn.countAll<number>().as('n')).as('cities'),
+      eb
+        .selectFrom('city_catalogs as c')
+        .whereRef('c.country', '=', 'v.country')
+        .whereRef('c.catalog', '=', 'v.catalog')
+        .select((e) => e.fn.count<number>('c.region').distinct().as('n'))
+        .as('regions'),
+    ])
+    .orderBy('v.country')
+    .orderBy('v.catalog')
+    .execute();

@@ -76,7 +76,7 @@ export const searchOrders = (db: Db, text: string, limit: number) => {
 export const listEvents = (db: Db, orderId: string) =>
   db.selectFrom('order_events').selectAll().where('order_id', '=', orderId).orderBy('created_at').orderBy('id').execute();
 
-export const findJobByOrder = (db: Db, orderId: string) =>
+export const findJobByOrder = (db: Db | Tx, orderId: string) =>
   db.selectFrom('fulfillment_jobs').selectAll().where('order_id', '=', orderId).executeTakeFirst();
 
 export const findIdempotency = (db: Db | Tx, scope: string, key: string) =>
@@ -86,3 +86,18 @@ export const insertIdempotency = (tx: Tx, row: IdempotencyRecordsTable) => tx.in
 
 export const deleteIdempotencyBefore = (db: Db, before: string) =>
   db.deleteFrom('idempotency_records').where('created_at', '<', before).execute();
+
+export const updateOrderCity = (
+  tx: Tx,
+  id: string,
+  city: Pick<OrdersTable, 'departamento' | 'ciudad' | 'city_code' | 'city_match' | 'needs_review' | 'updated_at'>,
+) => tx.updateTable('orders').set(city).where('id', '=', id).execute();
+
+/** A held outbox job becomes due once its order's city is resolved (SPEC 6, 7). */
+export const releaseHeldJob = (tx: Tx, orderId: string, now: string) =>
+  tx
+    .updateTable('fulfillment_jobs')
+    .set({ state: 'queued', next_attempt_at: now, updated_at: now })
+    .where('order_id', '=', orderId)
+    .where('state', '=', 'held')
+    .executeTakeFirst();

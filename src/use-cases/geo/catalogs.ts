@@ -5,8 +5,9 @@ import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../clock.ts';
 import type { CatalogKind } from '../../db/tables/index.ts';
 import { catalogRows, catalogVersion, type CatalogRow } from '../../db/queries/cities.queries.ts';
-import { CityMatcher } from '../../domain/cities/matcher.ts';
+import { CityMatcher, type AliasTable } from '../../domain/cities/matcher.ts';
 import { CATALOG_VERSION_CHECK_MS } from '../../limits.ts';
+import { readAliases } from './aliases.ts';
 
 const collator = new Intl.Collator('es', { sensitivity: 'variant' });
 
@@ -27,7 +28,7 @@ interface Slot {
   loading?: Promise<CatalogView | undefined> | undefined;
 }
 
-function buildView(country: string, catalog: CatalogKind, version: number, rows: CatalogRow[]): CatalogView {
+function buildView(country: string, catalog: CatalogKind, version: number, rows: CatalogRow[], aliases: () => AliasTable): CatalogView {
   const grouped = new Map<string, string[]>();
   for (const row of rows) {
     const list = grouped.get(row.region);
@@ -44,13 +45,14 @@ function buildView(country: string, catalog: CatalogKind, version: number, rows:
     rows,
     regions,
     get matcher() {
-      return (matcher ??= new CityMatcher(rows));
+      return (matcher ??= new CityMatcher(rows, { country, aliases: aliases() }));
     },
   };
 }
 
 export class Catalogs {
   readonly #slots = new Map<string, Slot>();
+  readonly #aliases = new Map<string, AliasTable>();
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -75,6 +77,12 @@ export class Catalogs {
     else for (const key of this.#slots.keys()) if (key.startsWith(`${country}:`)) this.#slots.delete(key);
   }
 
+  #aliasesOf(country: string): AliasTable {
+    let table = this.#aliases.get(country);
+    if (!table) this.#aliases.set(country, (table = readAliases(country)));
+    return table;
+  }
+
   async #load(key: string, country: string, catalog: CatalogKind, slot: Slot | undefined, now: number) {
     try {
       const version = (await catalogVersion(this.db, country, catalog))?.version ?? 0;
@@ -82,7 +90,8 @@ export class Catalogs {
         this.#slots.set(key, { ...slot, checkedAt: now, loading: undefined });
         return slot.view;
       }
-      const view = version === 0 ? undefined : buildView(country, catalog, version, await catalogRows(this.db, country, catalog));
+      const aliases = () => this.#aliasesOf(country);
+      const view = version === 0 ? undefined : buildView(country, catalog, version, await catalogRows(this.db, country, catalog), aliases);
       this.#slots.set(key, { view, version, checkedAt: now });
       return view;
     } catch (error) {

@@ -157,7 +157,7 @@ async function priceCheck(deps: Deps, r: Resolved, input: CreateOrderInput) {
 async function canonicalCity(deps: Deps, country: string, input: CreateOrderInput): Promise<CityDecision | undefined> {
   if (!CANONICALIZED_COUNTRIES.has(country)) return undefined;
   const catalog = await deps.catalogs.get(country, 'fulfillment');
-  if (!catalog) return { confident: false, method: 'none', score: 0 };
+  if (!catalog) return { confident: false, method: 'none', score: 0, reason: 'No city catalog for this country' };
   return catalog.matcher.match(input.departamento, input.ciudad);
 }
 
@@ -299,7 +299,7 @@ export async function createOrder(deps: Deps, req: OrderRequest, trace: OrderTra
       data: JSON.stringify({
         mode: r.mode,
         sandbox: r.sandbox,
-        city: city ? { method: city.method, score: city.score, confident: city.confident, candidates: city.candidates?.length ?? 0 } : null,
+        city: city ? { method: city.method, score: city.score, confident: city.confident, reason: city.reason, candidates: city.candidates ?? [] } : null,
       }),
       created_at: nowIso,
     });

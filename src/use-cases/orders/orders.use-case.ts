@@ -13,8 +13,8 @@ export async function listOrderSummaries(deps: Pick<Deps, 'db'>, f: Omit<OrderFi
   return (await listOrders(deps.db, { ...f, status: f.status as OrderStatus | undefined })).map(orderView);
 }
 
-/** By id, or by order number (with --store when several stores have that number). */
-export async function showOrder(deps: Pick<Deps, 'db'>, idOrNumber: string, storeId?: string) {
+/** The order an id or a number names (with --store when several stores have that number). */
+export async function findOrderArg(deps: Pick<Deps, 'db'>, idOrNumber: string, storeId?: string) {
   let order;
   if (UUID_PATTERN.test(idOrNumber)) order = await findOrder(deps.db, idOrNumber.toLowerCase());
   else if (/^\d{1,12}$/.test(idOrNumber)) {
@@ -23,6 +23,12 @@ export async function showOrder(deps: Pick<Deps, 'db'>, idOrNumber: string, stor
     order = matches[0];
   } else throw fieldError('order', 'expected an order id (UUID) or an order number');
   if (!order) throw notFound('Order');
+  return order;
+}
+
+/** By id, or by order number (with --store when several stores have that number). */
+export async function showOrder(deps: Pick<Deps, 'db'>, idOrNumber: string, storeId?: string) {
+  const order = await findOrderArg(deps, idOrNumber, storeId);
   const [events, job] = await Promise.all([listEvents(deps.db, order.id), findJobByOrder(deps.db, order.id)]);
   return {
     ...orderView(order),

@@ -7,6 +7,9 @@ import { startServer, type TestServer } from '../../helpers/server.ts';
 import { manualClock } from '../../../src/clock.ts';
 import { writeTransaction } from '../../../src/db/transaction.ts';
 import { catalogRows, replaceCatalog } from '../../../src/db/queries/cities.queries.ts';
+import { importCatalog } from '../../../src/use-cases/geo/city-catalogs.use-case.ts';
+import { openApp } from '../../../src/app.ts';
+import { loadConfig } from '../../../src/config.ts';
 
 interface Raw {
   status: number;
@@ -271,9 +274,12 @@ describe('GET /api/geo/cities', () => {
       const before = await cities('CO');
       const beforeGzip = await cities('CO', { 'accept-encoding': 'gzip' });
       const oldTag = before.headers.etag!;
+      // What `codrail cities import` does from another process: a new version in the database.
       const rows = await catalogRows(server.app.db, 'CO', 'official');
-      const added = { region: 'Antioquia', city: 'Zona Nueva de Prueba', code: null };
-      await writeTransaction(server.app.db, (tx) => replaceCatalog(tx, 'CO', 'official', [...rows, added], 'test', clock.now().toISOString()));
+      const csv = ['region,city,code', ...[...rows, { region: 'Antioquia', city: 'Zona Nueva de Prueba', code: null }].map((r) => `"${r.region}","${r.city}",${r.code ?? ''}`)].join('\n');
+      const other = openApp(loadConfig({ db: server.dbFile }), { clock });
+      await importCatalog(other, { country: 'CO', catalog: 'official', fileName: 'co.csv', content: csv });
+      await other.close();
 
       clock.advance(1_001);
       const after = await cities('CO');

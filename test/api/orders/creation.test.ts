@@ -166,6 +166,39 @@ describe('city canonicalization', () => {
     assert.deepEqual((await jobsOf(server.deps, row.id)).map((j) => j.state), ['held']);
   });
 
+  test('a CO order with an alias, a typo and a wrong region is stored with the catalog entry it names', async () => {
+    const shop = await seedShop(server.deps);
+    for (const [departamento, ciudad, region, city, method] of [
+      ['Valle', 'Cali', 'Valle del Cauca', 'Santiago de Cali', 'alias'],
+      ['Meta', 'Vilavisencio', 'Meta', 'Villavicencio', 'fuzzy'],
+      ['Cundinamarca', 'Medellin', 'Antioquia', 'Medellín', 'unique_city'],
+    ] as const) {
+      const created = await expectCreated(await live(shop, { telefono: nextPhone(), departamento, ciudad }));
+      assert.equal(`${created.data.ciudad} / ${created.data.departamento}`, `${city} / ${region}`);
+      assert.equal(created.data.needs_review, false);
+      const row = await orderRow(server.deps, created.data.id);
+      assert.equal(row.city_match, method);
+      assert.equal(row.ciudad_input, ciudad);
+      assert.deepEqual((await jobsOf(server.deps, row.id)).map((j) => j.state), ['queued']);
+    }
+  });
+
+  test('a CO order whose city is in two regions and no region decides is flagged with the candidates in its event', async () => {
+    const shop = await seedShop(server.deps);
+    const created = await expectCreated(await live(shop, { telefono: nextPhone(), departamento: 'Colombia', ciudad: 'Armenia' }));
+    assert.equal(created.data.needs_review, true);
+    assert.equal(created.data.ciudad, 'Armenia');
+    const row = await orderRow(server.deps, created.data.id);
+    assert.equal(row.city_match, 'none');
+    assert.equal(row.city_code, null);
+    assert.deepEqual((await jobsOf(server.deps, row.id)).map((j) => j.state), ['held']);
+    const [event] = await eventsOf(server.deps, row.id);
+    const city = (JSON.parse(event!.data) as { city: { confident: boolean; reason: string; candidates: { region: string; city: string }[] } }).city;
+    assert.equal(city.confident, false);
+    assert.match(city.reason, /Several regions/);
+    assert.deepEqual(city.candidates.map((c) => `${c.city} / ${c.region}`).sort(), ['Armenia / Antioquia', 'Armenia / Quindío']);
+  });
+
   test('a sandbox order with an unknown city is flagged but still gets no job', async () => {
     const shop = await seedShop(server.deps);
     const res = await postOrder(server.url, orderBody(shop, { telefono: nextPhone(), ciudad: 'Ciudad Inventada' }), {

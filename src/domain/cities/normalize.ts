@@ -1,0 +1,183 @@
+// Name normalization for city and region matching (SPEC 6): the steps a careful operator does in
+// their head before comparing a buyer's text with the catalog. Every function here is pure and
+// cheap; the matcher applies them once per catalog name at build time and once per order.
+import { fold } from './fold.ts';
+
+/** Abbreviations buyers really type, expanded token by token ("Sta Marta", "Pto Boyacá", "Cd Juárez"). */
+const ABBREVIATIONS: Readonly<Record<string, string>> = {
+  sta: 'santa',
+  sto: 'santo',
+  sn: 'san',
+  pto: 'puerto',
+  cd: 'ciudad',
+  cdad: 'ciudad',
+  gral: 'general',
+  grl: 'general',
+  cnel: 'coronel',
+  mcal: 'mariscal',
+  dr: 'doctor',
+  tte: 'teniente',
+  pdte: 'presidente',
+  pte: 'presidente',
+  ing: 'ingeniero',
+  fco: 'francisco',
+  nva: 'nueva',
+  nvo: 'nuevo',
+  stgo: 'santiago',
+  mpio: 'municipio',
+  mun: 'municipio',
+  depto: 'departamento',
+  dpto: 'departamento',
+  dep: 'departamento',
+  edo: 'estado',
+  prov: 'provincia',
+  dist: 'distrito',
+  cant: 'canton',
+  cuidad: 'ciudad',
+  crnel: 'coronel',
+  col: 'colonia',
+  gtz: 'gutierrez',
+};
+
+/** Leading words that only say what kind of place follows ("Municipio de Envigado", "Cantón Quevedo"). */
+const LEADING_KIND = new Set([
+  'municipio',
+  'ciudad',
+  'distrito',
+  'canton',
+  'departamento',
+  'provincia',
+  'estado',
+  'alcaldia',
+  'delegacion',
+  'localidad',
+  'region',
+  'parroquia',
+  'corregimiento',
+  'comarca',
+  'heroica',
+]);
+const JOINERS = new Set(['de', 'del', 'la', 'las', 'los', 'el']);
+
+/** Trailing words that add nothing once the place is known: "D.C." and the country's own name. */
+const TRAILING_NOISE: readonly (readonly string[])[] = [['d', 'c'], ['dc'], ['distrito', 'capital']];
+
+/** Country names a buyer appends ("Envigado, Colombia"), per catalog country. */
+export const COUNTRY_WORDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  CO: [['colombia']],
+  MX: [['mexico'], ['mex'], ['mx']],
+  EC: [['ecuador'], ['ec']],
+  PA: [['panama'], ['republica', 'de', 'panama'], ['rep', 'de', 'panama']],
+  PY: [['paraguay'], ['py']],
+  PE: [['peru'], ['pe']],
+};
+
+export function tokens(text: string): string[] {
+  const folded = fold(text);
+  if (folded === '') return [];
+  return folded.split(' ').map((t) => ABBREVIATIONS[t] ?? t);
+}
+
+const endsWith = (words: readonly string[], tail: readonly string[]) =>
+  words.length > tail.length && tail.every((t, i) => words[words.length - tail.length + i] === t);
+
+/** Drops the kind-of-place prefix and trailing noise, never emptying the name. */
+export function stripFiller(words: readonly string[], country?: string): string[] {
+  let out = [...words];
+  while (out.length > 1 && LEADING_KIND.has(out[0]!)) {
+    let i = 1;
+    while (i < out.length - 1 && JOINERS.has(out[i]!)) i++;
+    out = out.slice(i);
+  }
+  // Longest first: "Rep. de Panamá" goes as a whole, not as "Panamá" leaving "Rep. de".
+  const trailing = (country ? [...TRAILING_NOISE, ...(COUNTRY_WORDS[country] ?? [])] : [...TRAILING_NOISE]).sort((a, b) => b.length - a.length);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const tail of trailing) {
+      if (endsWith(out, tail)) {
+        out = out.slice(0, out.length - tail.length);
+        changed = true;
+      }
+    }
+  }
+  return out;
+}
+
+export const compact = (words: readonly string[]): string => words.join('');
+
+// Spanish spelling that sounds the same, in one pass over a compact folded key: b/v, s/z/c(e,i),
+// k/c/qu, j/g(e,i), hard gu(e,i) = g, silent h (not in ch), w/u, nb = mb, a final y = i, and
+// doubled letters ("Medelin", "Vilavisencio", "Sogamozo", "Embigado" meet their catalog names).
+const soft = (x: string | undefined) => x === 'e' || x === 'i';
+
+export function phonetic(key: string): string {
+  let out = '';
+  let last = '';
+  const emit = (c: string) => {
+    if (c !== last) out += c;
+    last = c;
+  };
+  for (let i = 0; i < key.length; i++) {
+    const c = key[i]!;
+    const next = key[i + 1];
+    switch (c) {
+      case 'h':
+        if (key[i - 1] === 'c') emit('h');
+        break;
+      case 'c':
+        emit(next === 'h' ? 'c' : soft(next) ? 's' : 'k');
+        break;
+      case 'q':
+        emit('k');
+        if (next === 'u' && soft(key[i + 2])) i++;
+        break;
+      case 'g':
+        if (next === 'u' && soft(key[i + 2])) {
+          emit('g');
+          i++;
+        } else emit(soft(next) ? 'j' : 'g');
+        break;
+      case 'z':
+        emit('s');
+        break;
+      case 'v':
+        emit('b');
+        break;
+      case 'w':
+        emit('u');
+        break;
+      case 'n':
+        emit(next === 'b' || next === 'v' ? 'm' : 'n');
+        break;
+      case 'y':
+        emit(i === key.length - 1 ? 'i' : 'y');
+        break;
+      default:
+        emit(c);
+    }
+  }
+  return out;
+}
+
+const ARTICLES = new Set(['el', 'la', 'los', 'las']);
+
+/**
+ * Shorter names people use for a long official one: without the leading article ("El Santuario" →
+ * "Santuario") and the part before "de"/"del" ("Ecatepec de Morelos" → "Ecatepec", "Manaure Balcón
+ * del Cesar" → "Manaure"). The matcher ranks these below real names and curated aliases.
+ */
+export function shortForms(words: readonly string[]): string[][] {
+  const out: string[][] = [];
+  const base = stripFiller(words);
+  const article = base.length > 1 && ARTICLES.has(base[0]!);
+  if (article) out.push(base.slice(1));
+  const cut = base.findIndex((w, i) => i > (article ? 1 : 0) && (w === 'de' || w === 'del'));
+  if (cut > 0 && base.length - cut > 1) {
+    const head = base.slice(0, cut);
+    if (compact(head).length >= 4 && !LEADING_KIND.has(head[head.length - 1]!)) {
+      out.push(head);
+      if (article && head.length > 1) out.push(head.slice(1));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,60 @@
+// data/cities/aliases/<CC>.json (SPEC 6 "known aliases"): every key names a catalog entry, so no
+// alias silently does nothing, and every alias is matched by the server's matcher.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { ALIASES_DIR, type AliasFile } from '../../../src/use-cases/geo/aliases.ts';
+import { CITIES_DIR } from '../../../src/use-cases/geo/load-bundled-catalogs.use-case.ts';
+import { CANONICALIZED_COUNTRIES } from '../../../src/domain/countries.ts';
+import { foldCompact } from '../../../src/domain/cities/fold.ts';
+import { bundledMatcher } from '../../../bench/city-eval.ts';
+
+const files = readdirSync(ALIASES_DIR).filter((f) => f.endsWith('.json'));
+const read = (file: string) => JSON.parse(readFileSync(new URL(file, ALIASES_DIR), 'utf8')) as AliasFile;
+const catalog = (country: string) => (JSON.parse(readFileSync(new URL(`${country}.json`, CITIES_DIR), 'utf8')) as { regions: Record<string, string[]> }).regions;
+
+test('every canonicalized country ships an alias table', () => {
+  for (const country of CANONICALIZED_COUNTRIES) assert.ok(files.includes(`${country}.json`), country);
+});
+
+for (const file of files) {
+  test(`${file} names only regions and cities of the bundled catalog, with non-empty aliases`, () => {
+    const data = read(file);
+    assert.equal(`${data.country}.json`, file);
+    const regions = catalog(data.country);
+    for (const [region, names] of Object.entries(data.regions ?? {})) {
+      assert.ok(regions[region], `region "${region}"`);
+      for (const name of names) assert.ok(name.trim() !== '' && foldCompact(name) !== '', `alias of ${region}`);
+    }
+    for (const section of ['cities', 'places'] as const) {
+      for (const [region, cities] of Object.entries(data[section] ?? {})) {
+        assert.ok(regions[region], `${section}: region "${region}"`);
+        for (const [city, names] of Object.entries(cities)) {
+          assert.ok(regions[region]!.includes(city), `${section}: "${city}" in "${region}"`);
+          assert.ok(names.length > 0, `${section}: "${city}" has names`);
+          for (const name of names) assert.ok(foldCompact(name) !== '', `${section}: a name of "${city}"`);
+        }
+      }
+    }
+    for (const [a, b] of data.overlaps ?? []) assert.ok(regions[a] && regions[b] && a !== b, `overlap ${a} / ${b}`);
+  });
+
+  test(`${file}: every city alias and region alias leads the matcher to its entry`, () => {
+    const data = read(file);
+    const matcher = bundledMatcher(data.country);
+    for (const [region, cities] of Object.entries(data.cities ?? {}))
+      for (const [city, names] of Object.entries(cities))
+        for (const name of names) {
+          const d = matcher.match(region, name);
+          // A region's catalog name in the city field only means a city of that very name (see the matcher).
+          if (!d.confident && /region/.test(d.reason)) continue;
+          assert.deepEqual([d.confident, d.region, d.city], [true, region, city], `"${name}" in ${region}: ${d.reason}`);
+        }
+    for (const [region, names] of Object.entries(data.regions ?? {}))
+      for (const name of names) {
+        const someCity = catalog(data.country)[region]!.find((city) => matcher.match(region, city).confident)!;
+        const d = matcher.match(name, someCity);
+        assert.equal(d.region, region, `region alias "${name}" with city "${someCity}": ${d.reason}`);
+      }
+  });
+}
