@@ -381,12 +381,24 @@ test('cities match --file prints one decision per CSV row, in input order, with 
   assert.equal(bogota.code, '11001');
 });
 
+test('cities match --file finds the departamento and ciudad columns by their header and ignores the others', async () => {
+  const file = fixture('match-columns.csv', 'id,ciudad,expected,departamento\n7,Medellin,Medellín,antioquia\n8,Cali,Santiago de Cali,Valle\n');
+  const { json } = await cliJson(tmp.file, ['cities', 'match', 'CO', '--file', file]);
+  assert.deepEqual(
+    json.map((d: { departamento: string; ciudad: string; city: string }) => [d.departamento, d.ciudad, d.city]),
+    [
+      ['antioquia', 'Medellin', 'Medellín'],
+      ['Valle', 'Cali', 'Santiago de Cali'],
+    ],
+  );
+});
+
 test('cities match with both a file and arguments, with neither, or with a broken file is a usage error with exit 2', async () => {
   const file = fixture('match-one.csv', 'Antioquia,Medellín\n');
   await cliFails(tmp.file, ['cities', 'match', 'CO', 'Antioquia', 'Medellín', '--file', file], 2);
   await cliFails(tmp.file, ['cities', 'match', 'CO'], 2);
   await cliFails(tmp.file, ['cities', 'match', 'CO', 'Antioquia'], 2);
-  const broken = await cliFails(tmp.file, ['cities', 'match', 'CO', '--file', fixture('match-broken.csv', 'Antioquia,Medellín\nAntioquia,Envigado,extra\n')], 2);
+  const broken = await cliFails(tmp.file, ['cities', 'match', 'CO', '--file', fixture('match-broken.csv', 'Antioquia,Medellín\nEnvigado\n')], 2);
   assert.deepEqual(problems(broken.stderr).map(([line]) => line), [2]);
   await cliFails(tmp.file, ['cities', 'match', 'CO', '--file', join(dirname(tmp.file), 'absent.csv')], 2);
 });

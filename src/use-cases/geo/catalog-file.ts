@@ -163,7 +163,11 @@ function fromJson(text: string, country: string, problems: Problems): CatalogRow
   return rows;
 }
 
-/** Rows of a `departamento,ciudad` CSV (header optional) for `codrail cities match --file`. */
+/**
+ * Rows of a `departamento,ciudad` CSV for `codrail cities match --file`. With a header the two
+ * columns are found by name (other columns, such as expected answers, are ignored); without one the
+ * first two columns are used.
+ */
 export function readMatchFile(text: string): { departamento: string; ciudad: string }[] {
   const problems = new Problems();
   const body = text.replace(/^\uFEFF/, '');
@@ -173,11 +177,14 @@ export function readMatchFile(text: string): { departamento: string; ciudad: str
   } catch (error) {
     csvProblem(body, error, problems);
   }
+  const header = records[0]?.record.map((h) => h.trim().toLowerCase()) ?? [];
+  const hasHeader = header.includes('departamento') && header.includes('ciudad');
+  const [d, c] = hasHeader ? [header.indexOf('departamento'), header.indexOf('ciudad')] : [0, 1];
   const rows: { departamento: string; ciudad: string }[] = [];
   records.forEach(({ record, info }, index) => {
-    if (index === 0 && record[0]?.trim().toLowerCase() === 'departamento' && record[1]?.trim().toLowerCase() === 'ciudad') return;
-    if (record.length !== 2) return problems.add(info.lines, `expected departamento,ciudad but found ${record.length} field${record.length === 1 ? '' : 's'}`);
-    rows.push({ departamento: record[0]!, ciudad: record[1]! });
+    if (index === 0 && hasHeader) return;
+    if (record.length <= Math.max(d, c)) return problems.add(info.lines, `expected departamento,ciudad but found ${record.length} field${record.length === 1 ? '' : 's'}`);
+    rows.push({ departamento: record[d]!, ciudad: record[c]! });
   });
   if (rows.length > MATCH_FILE_MAX_ROWS) problems.add(1, `more than ${MATCH_FILE_MAX_ROWS} rows`);
   if (problems.list.length > 0) throw new AppError('invalid_input', 'Input file refused', problems.list);
