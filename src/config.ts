@@ -1,7 +1,15 @@
 // Configuration: flags win over environment, environment over defaults (SPEC 2).
 // This is the only module that reads process.env.
 import { AppError } from './errors.ts';
-import { DEFAULT_RATE_IP_PER_MIN, DEFAULT_RATE_KEY_PER_MIN, DEFAULT_RATE_PHONE_PER_HOUR } from './limits.ts';
+import {
+  DEFAULT_FULFILLMENT_CONCURRENCY,
+  DEFAULT_FULFILLMENT_MAX_ATTEMPTS,
+  DEFAULT_FULFILLMENT_TIMEOUT_MS,
+  FULFILLMENT_BACKOFF_BASE_MS,
+  DEFAULT_RATE_IP_PER_MIN,
+  DEFAULT_RATE_KEY_PER_MIN,
+  DEFAULT_RATE_PHONE_PER_HOUR,
+} from './limits.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -16,6 +24,14 @@ export interface Config {
   readonly trustProxy: number;
   readonly fulfillmentUrl: string | undefined;
   readonly fulfillmentToken: string | undefined;
+  /** Shared secret of the platform's signed status webhooks; unset = the webhook answers 503. */
+  readonly fulfillmentWebhookSecret: string | undefined;
+  readonly fulfillmentTimeoutMs: number;
+  readonly fulfillmentConcurrency: number;
+  /** Attempts before a push job is dead (SPEC 7 "after N attempts"). */
+  readonly fulfillmentMaxAttempts: number;
+  /** First retry delay; doubles per attempt up to a cap, with jitter. */
+  readonly fulfillmentBackoffMs: number;
   readonly logLevel: LogLevel;
   readonly rateIpPerMin: number;
   readonly rateKeyPerMin: number;
@@ -30,6 +46,10 @@ export interface ConfigFlags {
   baseUrl?: string | undefined;
   trustProxy?: string | number | boolean | undefined;
   fulfillmentUrl?: string | undefined;
+  fulfillmentTimeoutMs?: string | number | undefined;
+  fulfillmentConcurrency?: string | number | undefined;
+  fulfillmentMaxAttempts?: string | number | undefined;
+  fulfillmentBackoffMs?: string | number | undefined;
   logLevel?: string | undefined;
   rateIpPerMin?: string | number | undefined;
   rateKeyPerMin?: string | number | undefined;
@@ -93,6 +113,11 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     trustProxy: trustProxyHops(pick(flags.trustProxy, env.CODRAIL_TRUST_PROXY)),
     fulfillmentUrl,
     fulfillmentToken: env.CODRAIL_FULFILLMENT_TOKEN || undefined,
+    fulfillmentWebhookSecret: env.CODRAIL_FULFILLMENT_WEBHOOK_SECRET || undefined,
+    fulfillmentTimeoutMs: int('fulfillment-timeout-ms', pick(flags.fulfillmentTimeoutMs, env.CODRAIL_FULFILLMENT_TIMEOUT_MS), DEFAULT_FULFILLMENT_TIMEOUT_MS, 100, 120_000),
+    fulfillmentConcurrency: int('fulfillment-concurrency', pick(flags.fulfillmentConcurrency, env.CODRAIL_FULFILLMENT_CONCURRENCY), DEFAULT_FULFILLMENT_CONCURRENCY, 1, 64),
+    fulfillmentBackoffMs: int('fulfillment-backoff-ms', pick(flags.fulfillmentBackoffMs, env.CODRAIL_FULFILLMENT_BACKOFF_MS), FULFILLMENT_BACKOFF_BASE_MS, 1, 600_000),
+    fulfillmentMaxAttempts: int('fulfillment-max-attempts', pick(flags.fulfillmentMaxAttempts, env.CODRAIL_FULFILLMENT_MAX_ATTEMPTS), DEFAULT_FULFILLMENT_MAX_ATTEMPTS, 1, 100),
     logLevel,
     rateIpPerMin: int('rate-ip-per-min', pick(flags.rateIpPerMin, env.CODRAIL_RATE_IP_PER_MIN), DEFAULT_RATE_IP_PER_MIN, 1, 1_000_000),
     rateKeyPerMin: int('rate-key-per-min', pick(flags.rateKeyPerMin, env.CODRAIL_RATE_KEY_PER_MIN), DEFAULT_RATE_KEY_PER_MIN, 1, 1_000_000),

@@ -90,3 +90,17 @@ export const CATALOG_CODE_MAX = 20;
 export const CATALOG_MAX_PROBLEMS = 20;
 /** `codrail cities match --file`: rows per run. */
 export const MATCH_FILE_MAX_ROWS = 100_000;
+
+/** Fulfillment push (SPEC 7): request timeout, pushes in flight, attempts before dead. */
+export const DEFAULT_FULFILLMENT_TIMEOUT_MS = 10_000;
+export const DEFAULT_FULFILLMENT_CONCURRENCY = 4;
+export const DEFAULT_FULFILLMENT_MAX_ATTEMPTS = 10;
+/** Backoff: base × 2^(attempt-1), capped, with full jitter; Retry-After wins when longer. */
+export const FULFILLMENT_BACKOFF_BASE_MS = 1_000;
+export const FULFILLMENT_BACKOFF_MAX_MS = 10 * 60_000;
+/** A claimed job's lease: three request timeouts plus this margin; then another worker may retry it (a crash mid-push). */
+export const FULFILLMENT_LEASE_MARGIN_MS = 1_000;
+/** How often the worker looks for due jobs when it has nothing to do. */
+export const FULFILLMENT_POLL_MS = 250;
+/** Signed webhooks older or newer than this are refused (replay window). */
+export const WEBHOOK_TOLERANCE_S = 300;

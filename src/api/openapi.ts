@@ -6,6 +6,7 @@ import { CreateOrderInputSchema } from '../use-cases/orders/create-order.schema.
 import { CreateOrderSuccessSchema } from '../use-cases/orders/order-view.ts';
 import { CitiesResponseSchema, ErrorResponseSchema, HealthResponseSchema, ReadyResponseSchema } from './schemas.ts';
 import { CITIES_MAX_AGE_S, MAX_BODY_BYTES } from '../limits.ts';
+import { WebhookEventSchema } from '../use-cases/fulfillment/webhook.use-case.ts';
 
 type Json = Record<string, unknown>;
 
@@ -100,6 +101,31 @@ export function buildOpenApi(baseUrl: string): Json {
           responses: { '200': { description: 'Ready.', content: json(ref('ReadyResponse')) }, '503': error('Not ready.') },
         },
       },
+      '/api/fulfillment/webhook': {
+        post: {
+          operationId: 'fulfillmentWebhook',
+          summary: 'Status report from the fulfillment platform (docs/fulfillment-platform.md)',
+          description:
+            'Signed with `X-Codrail-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` and the shared secret (CODRAIL_FULFILLMENT_WEBHOOK_SECRET); older or newer than 5 minutes is refused. A repeated `event_id` is acknowledged and ignored.',
+          security: [],
+          parameters: [{ name: 'X-Codrail-Signature', in: 'header', required: true, schema: { type: 'string' } }],
+          requestBody: { required: true, content: json(ref('FulfillmentWebhookEvent')) },
+          responses: {
+            '200': {
+              description: 'Acknowledged (and applied unless a duplicate).',
+              content: json({
+                type: 'object',
+                required: ['success', 'data'],
+                properties: { success: { type: 'boolean', enum: [true] }, data: { type: 'object', required: ['duplicate', 'applied'], properties: { duplicate: { type: 'boolean' }, applied: { type: 'boolean' } } } },
+              }),
+            },
+            '400': error('Not JSON, or not a status report.'),
+            '401': error('Missing, invalid or expired signature.'),
+            '413': error('Body over 64 KiB.'),
+            '503': error('Webhooks are not configured on this server.'),
+          },
+        },
+      },
       '/openapi.json': {
         get: { operationId: 'openapi', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.0.3 document.', content: json({ type: 'object' }) } } },
       },
@@ -124,6 +150,7 @@ export function buildOpenApi(baseUrl: string): Json {
         ErrorResponse: openApiSchema(ErrorResponseSchema),
         HealthResponse: openApiSchema(HealthResponseSchema),
         ReadyResponse: openApiSchema(ReadyResponseSchema),
+        FulfillmentWebhookEvent: openApiSchema(WebhookEventSchema),
       },
     },
   };

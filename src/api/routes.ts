@@ -5,6 +5,7 @@ import { createOrderRoute } from './orders/create-order.route.ts';
 import { citiesRoute } from './geo/cities.route.ts';
 import { healthzRoute, readyzRoute } from './health.route.ts';
 import { openApiRoute } from './openapi.route.ts';
+import { webhookRoute } from './fulfillment/webhook.route.ts';
 
 export const routes: readonly Route[] = [
   { method: 'POST', path: '/api/orders/create', handler: createOrderRoute },
@@ -14,4 +15,5 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/healthz', handler: healthzRoute },
   { method: 'GET', path: '/readyz', handler: readyzRoute },
   { method: 'GET', path: '/openapi.json', handler: openApiRoute },
+  { method: 'POST', path: '/api/fulfillment/webhook', handler: webhookRoute },
 ];

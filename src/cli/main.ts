@@ -9,6 +9,7 @@ import { register as products } from './products.command.ts';
 import { register as keys } from './keys.command.ts';
 import { register as orders } from './orders.command.ts';
 import { register as cities } from './cities.command.ts';
+import { register as fulfillment } from './fulfillment.command.ts';
 import { fail } from './output.ts';
 
 export function buildProgram(): Command {
@@ -19,7 +20,7 @@ export function buildProgram(): Command {
     .option('--json', 'print exactly one JSON document on stdout')
     .showHelpAfterError()
     .exitOverride();
-  for (const group of [migrate, serve, demo, accounts, stores, products, keys, orders, cities]) group(program);
+  for (const group of [migrate, serve, demo, accounts, stores, products, keys, orders, cities, fulfillment]) group(program);
   // Sub-commands inherit the usage-error behaviour.
   const walk = (cmd: Command) => {
     cmd.exitOverride();

@@ -6,6 +6,7 @@ import { routes } from '../api/routes.ts';
 import { runDemo } from '../use-cases/demo.use-case.ts';
 import { sweepExpired } from '../use-cases/maintenance.use-case.ts';
 import { SWEEP_INTERVAL_MS } from '../limits.ts';
+import { startPushWorker } from '../use-cases/fulfillment/push-worker.use-case.ts';
 import { fail, globals } from './output.ts';
 
 interface ServeOptions extends Omit<ConfigFlags, 'db'> {
@@ -20,7 +21,11 @@ export function register(program: Command): void {
     .option('--host <host>', 'listen host (HOST, default 127.0.0.1)')
     .option('--base-url <url>', 'public base URL (CODRAIL_BASE_URL, default http://<host>:<port>)')
     .option('--trust-proxy [hops]', 'read the client IP from X-Forwarded-For, trusting this many proxies (CODRAIL_TRUST_PROXY)')
-    .option('--fulfillment-url <url>', 'fulfillment platform URL (CODRAIL_FULFILLMENT_URL)')
+    .option('--fulfillment-url <url>', 'fulfillment platform URL (CODRAIL_FULFILLMENT_URL); unset: pushes stay queued')
+    .option('--fulfillment-concurrency <n>', 'pushes in flight (CODRAIL_FULFILLMENT_CONCURRENCY, default 4)')
+    .option('--fulfillment-max-attempts <n>', 'attempts before a push is dead (CODRAIL_FULFILLMENT_MAX_ATTEMPTS, default 10)')
+    .option('--fulfillment-timeout-ms <n>', 'platform request timeout (CODRAIL_FULFILLMENT_TIMEOUT_MS, default 10000)')
+    .option('--fulfillment-backoff-ms <n>', 'first retry delay, doubled per attempt (CODRAIL_FULFILLMENT_BACKOFF_MS, default 1000)')
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)')
     .option('--rate-ip-per-min <n>', 'order requests per client IP per minute (CODRAIL_RATE_IP_PER_MIN, default 10)')
     .option('--rate-key-per-min <n>', 'order requests per key per minute (CODRAIL_RATE_KEY_PER_MIN, default 120)')
@@ -70,6 +75,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
     );
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
+  const worker = startPushWorker(deps);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -77,7 +83,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
     stopping = true;
     clearInterval(sweep);
     app.log.info({ signal }, 'shutting down: draining requests');
-    await http.close();
+    await Promise.all([http.close(), worker?.stop()]);
     await app.close();
     app.log.flush();
     process.exit(0);

@@ -25,7 +25,7 @@ export function tempDbFile(): { file: string; cleanup(): void } {
   return { file: join(dir, 'codrail.sqlite'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export async function startServer(flags: ConfigFlags = {}, options: { clock?: Clock } = {}): Promise<TestServer> {
+export async function startServer(flags: ConfigFlags = {}, options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestServer> {
   const tmp = tempDbFile();
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
@@ -34,7 +34,7 @@ export async function startServer(flags: ConfigFlags = {}, options: { clock?: Cl
       done();
     },
   });
-  const config = loadConfig({ port: 0, logLevel: 'info', ...flags, db: tmp.file }, {});
+  const config = loadConfig({ port: 0, logLevel: 'info', ...flags, db: tmp.file }, options.env ?? {});
   const app = openApp(config, { log: createLogger('info', sink), ...(options.clock ? { clock: options.clock } : {}) });
   await migrate(app);
   const http = createHttpServer(app, routes);

@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001-initial.migration.ts';
+import * as fulfillment from './0002-fulfillment.migration.ts';
 
 /** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-fulfillment': fulfillment,
 };

@@ -101,3 +101,6 @@ export const releaseHeldJob = (tx: Tx, orderId: string, now: string) =>
     .where('order_id', '=', orderId)
     .where('state', '=', 'held')
     .executeTakeFirst();
+
+export const updateOrderFulfillment = (tx: Tx, id: string, change: Pick<OrdersTable, 'status' | 'fulfillment_status' | 'updated_at'>) =>
+  tx.updateTable('orders').set(change).where('id', '=', id).execute();

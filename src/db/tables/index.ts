@@ -2,7 +2,7 @@ import type { AccountsTable, UsersTable } from './accounts.table.ts';
 import type { BlockListTable, LandingPagesTable, ProductPacksTable, ProductsTable, StoresTable } from './stores.table.ts';
 import type { ApiKeysTable } from './keys.table.ts';
 import type { FulfillmentJobsTable, IdempotencyRecordsTable, OrderEventsTable, OrdersTable } from './orders.table.ts';
-import type { CatalogVersionsTable, CityCatalogsTable, RateLimitsTable } from './platform.table.ts';
+import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentWebhookEventsTable, RateLimitsTable } from './platform.table.ts';
 
 export type * from './accounts.table.ts';
 export type * from './stores.table.ts';
@@ -27,4 +27,5 @@ export interface Database {
   city_catalogs: CityCatalogsTable;
   catalog_versions: CatalogVersionsTable;
   rate_limits: RateLimitsTable;
+  fulfillment_webhook_events: FulfillmentWebhookEventsTable;
 }

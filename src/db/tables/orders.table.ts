@@ -1,5 +1,5 @@
-export const ORDER_STATUSES = ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'returned', 'cancelled'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+import type { OrderStatus } from '../../domain/order-status.ts';
+export { ORDER_STATUSES, type OrderStatus } from '../../domain/order-status.ts';
 
 export type CityMatch = 'exact' | 'unique_city' | 'alias' | 'fuzzy' | 'manual' | 'none' | 'not_applicable';
 

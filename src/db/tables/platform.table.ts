@@ -21,3 +21,11 @@ export interface RateLimitsTable {
   window_start: number;
   count: number;
 }
+
+export interface FulfillmentWebhookEventsTable {
+  event_id: string;
+  remote_id: string;
+  order_id: string | null;
+  status: string;
+  received_at: string;
+}

@@ -1,0 +1,74 @@
+import type { Command } from 'commander';
+import { listPushJobs, replayPushes, syncStatuses } from '../use-cases/fulfillment/fulfillment.use-case.ts';
+import { runSimulator } from '../use-cases/fulfillment/simulator.use-case.ts';
+import { LIST_DEFAULT_LIMIT } from '../limits.ts';
+import { AppError } from '../errors.ts';
+import { config } from './output.ts';
+import { globals, intOption, print, withApp } from './output.ts';
+
+export function register(program: Command): void {
+  const fulfillment = program.command('fulfillment').description('fulfillment push: list, replay, sync, and a local platform simulator');
+  fulfillment
+    .command('list')
+    .description('push jobs, most recently changed first, with counts per state')
+    .option('--state <state>', 'queued | held | in_flight | failed | dead | done')
+    .option('--limit <n>', `how many (default ${LIST_DEFAULT_LIMIT})`, intOption('limit'), LIST_DEFAULT_LIMIT)
+    .action(async (o: { state?: string; limit: number }, cmd: Command) => {
+      const result = await withApp(cmd, (app) => listPushJobs(app, o.state, o.limit));
+      const counts = Object.entries(result.counts).map(([s, n]) => `${s} ${n}`).join(' · ');
+      const lines = result.jobs.map((j) => `#${j.order_number}  ${j.order_id}  ${j.state.padEnd(9)} attempts ${j.attempts}${j.remote_id ? `  → ${j.remote_id}` : ''}${j.last_error ? `  (${j.last_error})` : ''}`);
+      print(globals(cmd), result, [counts, ...(lines.length ? lines : ['(no jobs)'])].join('\n'));
+    });
+  fulfillment
+    .command('replay')
+    .description('re-queue failed or dead pushes; a replay looks the order up on the platform before creating it')
+    .option('--order <id-or-number>', 'one order')
+    .option('--store <id>', 'store of the order number')
+    .option('--all-dead', 'every dead push')
+    .action(async (o: { order?: string; store?: string; allDead?: boolean }, cmd: Command) => {
+      const result = await withApp(cmd, (app) => replayPushes(app, { order: o.order, storeId: o.store, allDead: o.allDead }, 'cli'));
+      print(globals(cmd), result, `re-queued ${result.replayed} push${result.replayed === 1 ? '' : 'es'}`);
+    });
+  fulfillment
+    .command('sync')
+    .description("pull the platform's status of every pushed, unfinished order (for platforms without webhooks)")
+    .action(async (_o: unknown, cmd: Command) => {
+      const result = await withApp(cmd, (app) => syncStatuses(app));
+      print(globals(cmd), result, `checked ${result.checked}, changed ${result.changed}${result.errors.length ? `, ${result.errors.length} errors` : ''}`);
+    });
+  fulfillment
+    .command('sim')
+    .description('a local fulfillment platform implementing docs/fulfillment-platform.md, with failure injection; lists what it got at GET /_sim/orders')
+    .option('--port <n>', 'listen port (default 4100; 0 = any)', '4100')
+    .option('--host <host>', 'listen host', '127.0.0.1')
+    .option('--fail-rate <f>', 'share of requests answered 500 without acting (0..1)', '0')
+    .option('--timeout-rate <f>', 'share of creates that create the order but answer only after --late-ms (0..1)', '0')
+    .option('--late-ms <n>', 'how late those answers come', '15000')
+    .option('--latency-ms <n>', 'added to every answer', '0')
+    .option('--rate-limit <n>', 'requests per second before 429 with Retry-After (0 = none)', '0')
+    .option('--webhook-url <url>', "POST status changes there, signed with CODRAIL_FULFILLMENT_WEBHOOK_SECRET (e.g. http://127.0.0.1:3000/api/fulfillment/webhook)")
+    .action(async (o: { port: string; host: string; failRate: string; timeoutRate: string; lateMs: string; latencyMs: string; rateLimit: string; webhookUrl?: string }, cmd: Command) => {
+      const num = (name: string, text: string, max: number) => {
+        const n = Number(text);
+        if (text.trim() === '' || !Number.isFinite(n) || n < 0 || n > max) throw new AppError('invalid_input', `--${name} must be a number from 0 to ${max}`, [{ field: name, message: `0..${max}` }]);
+        return n;
+      };
+      const settings = config(globals(cmd));
+      const sim = await runSimulator({
+        port: num('port', o.port, 65535),
+        host: o.host,
+        token: settings.fulfillmentToken,
+        failRate: num('fail-rate', o.failRate, 1),
+        timeoutRate: num('timeout-rate', o.timeoutRate, 1),
+        lateMs: num('late-ms', o.lateMs, 600_000),
+        latencyMs: num('latency-ms', o.latencyMs, 600_000),
+        rateLimit: num('rate-limit', o.rateLimit, 1_000_000),
+        ...(o.webhookUrl ? { webhookUrl: o.webhookUrl, webhookSecret: settings.fulfillmentWebhookSecret } : {}),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      print(globals(cmd), { url: sim.url }, `fulfillment simulator on ${sim.url}  (what it received: curl ${sim.url}/_sim/orders)\nrun codrail with CODRAIL_FULFILLMENT_URL=${sim.url}`);
+      const stop = () => void sim.close().then(() => process.exit(0));
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
+}

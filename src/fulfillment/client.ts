@@ -1,0 +1,108 @@
+// HTTP client of the fulfillment platform contract (docs/fulfillment-platform.md). Every call has
+// a timeout; every failure is classified for the outbox: `unknown` (the platform may have acted:
+// timeouts, resets), `retry` (it did not: 5xx, 429, auth) and `permanent` (the request is wrong).
+// The token travels in the Authorization header only and is never part of an error or a log line.
+import * as v from 'valibot';
+import {
+  PlatformOrderListSchema,
+  PlatformOrderSchema,
+  type CreatePlatformOrder,
+  type PlatformOrder,
+} from './contract.ts';
+
+export type FailureKind = 'unknown' | 'retry' | 'permanent';
+
+export class PlatformError extends Error {
+  override readonly name = 'PlatformError';
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    /** From Retry-After, when the platform said how long to wait. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface PlatformClientOptions {
+  url: string;
+  token: string | undefined;
+  timeoutMs: number;
+}
+
+function retryAfterMs(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+export class PlatformClient {
+  readonly #base: string;
+  readonly #headers: Record<string, string>;
+  readonly #timeoutMs: number;
+
+  constructor(options: PlatformClientOptions) {
+    this.#base = options.url.replace(/\/+$/, '');
+    this.#headers = { accept: 'application/json', 'content-type': 'application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
+    this.#timeoutMs = options.timeoutMs;
+  }
+
+  /** Creates a platform order. Not idempotent on the platform's side: the outbox decides when to call it. */
+  async create(order: CreatePlatformOrder): Promise<PlatformOrder> {
+    return v.parse(PlatformOrderSchema, await this.#call('POST', '/orders', order));
+  }
+
+  async findByRef(externalRef: string): Promise<PlatformOrder[]> {
+    return v.parse(PlatformOrderListSchema, await this.#call('GET', `/orders?external_ref=${encodeURIComponent(externalRef)}`)).orders;
+  }
+
+  async get(id: string): Promise<PlatformOrder> {
+    return v.parse(PlatformOrderSchema, await this.#call('GET', `/orders/${encodeURIComponent(id)}`));
+  }
+
+  async #call(method: string, path: string, body?: unknown): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.#base}${path}`, {
+        method,
+        headers: this.#headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+    } catch (error) {
+      const e = error as Error;
+      const what = e.name === 'TimeoutError' ? `no answer within ${this.#timeoutMs} ms` : `connection failed (${(e.cause as { code?: string } | undefined)?.code ?? e.message})`;
+      // The request may have reached the platform: only a create needs to care (lookup first next time).
+      throw new PlatformError('unknown', `${method} ${path.split('?')[0]}: ${what}`);
+    }
+    let text = '';
+    try {
+      text = await res.text();
+    } catch {
+      throw new PlatformError('unknown', `${method} ${path.split('?')[0]}: answer cut off (HTTP ${res.status})`);
+    }
+    if (res.ok) {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw new PlatformError('unknown', `${method} ${path.split('?')[0]}: answer is not JSON (HTTP ${res.status})`);
+      }
+    }
+    const message = `${method} ${path.split('?')[0]}: HTTP ${res.status}${errorText(text)}`;
+    if (res.status === 429) throw new PlatformError('retry', message, retryAfterMs(res.headers.get('retry-after')));
+    if (res.status >= 500 || res.status === 401 || res.status === 403 || res.status === 408) throw new PlatformError('retry', message, retryAfterMs(res.headers.get('retry-after')));
+    throw new PlatformError('permanent', message);
+  }
+}
+
+function errorText(text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: unknown; message?: unknown };
+    const m = typeof body.error === 'string' ? body.error : typeof body.message === 'string' ? body.message : undefined;
+    return m ? ` ${m.slice(0, 200)}` : '';
+  } catch {
+    return '';
+  }
+}

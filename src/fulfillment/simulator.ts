@@ -1,0 +1,300 @@
+// A local fulfillment platform that speaks docs/fulfillment-platform.md, for development and tests
+// (`codrail fulfillment sim`). Like the real COD platforms it has no idempotency, and it can be told
+// to misbehave (429, 5xx, answers that come after the client gave up) so the outbox's exactly-once
+// rules can be exercised against a real HTTP server. node:http only: it must start in milliseconds.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as v from 'valibot';
+import { signWebhook } from '../domain/webhook-signature.ts';
+import { CreatePlatformOrderSchema, PLATFORM_STATUSES } from './contract.ts';
+
+export interface SimulatorOptions {
+  port?: number;
+  host?: string;
+  token?: string;
+  failRate?: number;
+  timeoutRate?: number;
+  latencyMs?: number;
+  rateLimit?: number;
+  lateMs?: number;
+  webhookUrl?: string;
+  webhookSecret?: string;
+  random?: () => number;
+  log?: (line: string) => void;
+}
+
+export interface SimOrder {
+  id: string;
+  external_ref: string;
+  status: string;
+  /**
+   * How many `POST /orders` requests carried this order's external_ref: every such request whose
+   * body is JSON with a string `external_ref`, whatever it was answered (201, late 201, 400, 401,
+   * 429, injected 5xx). It is counted per ref, so every platform order with that ref shows the same
+   * number. It answers "how many times did codrail try to create this order".
+   */
+  create_calls: number;
+  created_at: string;
+  updated_at: string;
+  request: unknown;
+}
+
+export interface Simulator {
+  url: string;
+  port: number;
+  orders(): SimOrder[];
+  /** Sets a status and, with a webhook configured, resolves once its delivery succeeded or gave up. */
+  advance(id: string, status: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_LATE_MS = 15_000;
+const MAX_BODY_BYTES = 1024 * 1024;
+const WEBHOOK_ATTEMPTS = 4;
+const WEBHOOK_RETRY_BASE_MS = 250;
+const WEBHOOK_TIMEOUT_MS = 5_000;
+
+// Real platforms want the contract's core and tolerate the rest missing: the core is required, every
+// other contract field is optional, and all keep the contract's types (one shape, contract.ts).
+const REQUIRED = ['external_ref', 'name', 'phone', 'state', 'city', 'address', 'total_to_collect', 'currency', 'products'] as const;
+const SimCreateSchema = v.object({
+  ...v.pick(CreatePlatformOrderSchema, REQUIRED).entries,
+  ...v.partial(v.omit(CreatePlatformOrderSchema, REQUIRED)).entries,
+});
+
+const STATUSES: readonly string[] = PLATFORM_STATUSES;
+
+type Stored = Omit<SimOrder, 'create_calls'>;
+type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+
+class HttpAnswer extends Error {
+  constructor(readonly answer: Answer) {
+    super(String((answer.body as { error?: string }).error));
+  }
+}
+const fail = (status: number, error: string): HttpAnswer => new HttpAnswer({ status, body: { error } });
+
+function checkRate(name: string, value: number | undefined): number {
+  const n = value ?? 0;
+  if (!(n >= 0 && n <= 1)) throw new RangeError(`${name} must be between 0 and 1`);
+  return n;
+}
+
+export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
+  const failRate = checkRate('failRate', options.failRate);
+  const timeoutRate = checkRate('timeoutRate', options.timeoutRate);
+  const latencyMs = Math.max(0, options.latencyMs ?? 0);
+  const lateMs = Math.max(0, options.lateMs ?? DEFAULT_LATE_MS);
+  const rateLimit = Math.max(0, options.rateLimit ?? 0);
+  const random = options.random ?? Math.random;
+  const log = options.log ?? (() => {});
+  // codrail refuses unsigned reports, so a webhook without a secret could never be delivered.
+  if (options.webhookUrl && !options.webhookSecret) throw new Error('webhookUrl needs webhookSecret');
+
+  const orders = new Map<string, Stored>();
+  const createCalls = new Map<string, number>();
+  const accepted: number[] = [];
+  const waits = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  const closing = new AbortController();
+  let sequence = 0;
+
+  /** A pause that close() cuts short, so nothing keeps the process alive after it. */
+  const later = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (closing.signal.aborted) return resolve();
+      const wait = { timer: setTimeout(() => (waits.delete(wait), resolve()), ms), resolve };
+      waits.add(wait);
+    });
+
+  const view = (o: Stored): SimOrder => ({ ...o, create_calls: createCalls.get(o.external_ref) ?? 0 });
+  const contractView = (o: Stored) => ({ id: o.id, external_ref: o.external_ref, status: o.status, created_at: o.created_at, updated_at: o.updated_at });
+
+  /** Sliding one-second window over the requests let through; refused ones do not count. */
+  function overRateLimit(now: number): boolean {
+    if (!rateLimit) return false;
+    while (accepted.length && accepted[0]! <= now - 1000) accepted.shift();
+    if (accepted.length >= rateLimit) return true;
+    accepted.push(now);
+    return false;
+  }
+
+  function authorized(req: IncomingMessage): boolean {
+    return options.token === undefined || req.headers.authorization === `Bearer ${options.token}`;
+  }
+
+  async function deliver(order: Stored): Promise<void> {
+    const { webhookUrl, webhookSecret } = options;
+    if (!webhookUrl || !webhookSecret) return;
+    const event = { event_id: `evt_${randomUUID()}`, order_id: order.id, external_ref: order.external_ref, status: order.status, occurred_at: order.updated_at };
+    const body = JSON.stringify(event);
+    for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS && !closing.signal.aborted; attempt++) {
+      try {
+        // Signed at each attempt: a retry must stay inside codrail's ±5 min freshness window.
+        const res = await fetch(webhookUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-codrail-signature': signWebhook(webhookSecret, body, Math.floor(Date.now() / 1000)) },
+          body,
+          signal: AbortSignal.any([closing.signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)]),
+        });
+        await res.body?.cancel();
+        log(`webhook ${event.event_id} ${order.id} ${order.status} → ${res.status} (attempt ${attempt})`);
+        if (res.ok) return;
+      } catch (error) {
+        log(`webhook ${event.event_id} ${order.id} failed (attempt ${attempt}): ${(error as Error).message}`);
+      }
+      if (attempt < WEBHOOK_ATTEMPTS) await later(WEBHOOK_RETRY_BASE_MS * 2 ** (attempt - 1));
+    }
+  }
+
+  function setStatus(id: string, status: unknown): Stored {
+    const order = orders.get(id);
+    if (!order) throw fail(404, `unknown order ${id}`);
+    if (typeof status !== 'string' || !STATUSES.includes(status)) throw fail(400, `status must be one of ${STATUSES.join(', ')}`);
+    order.status = status;
+    order.updated_at = new Date().toISOString();
+    log(`status ${id} → ${status}`);
+    return order;
+  }
+
+  function parseJson(raw: Buffer): unknown {
+    try {
+      return JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw fail(400, 'body is not valid JSON');
+    }
+  }
+
+  function create(body: unknown): Answer {
+    const parsed = v.safeParse(SimCreateSchema, body);
+    if (!parsed.success) {
+      const issue = parsed.issues[0];
+      throw fail(400, `${v.getDotPath(issue) ?? 'body'}: ${issue.message}`);
+    }
+    const now = new Date().toISOString();
+    const id = `P-${String(++sequence).padStart(6, '0')}`;
+    const order: Stored = { id, external_ref: parsed.output.external_ref, status: 'PENDIENTE', created_at: now, updated_at: now, request: parsed.output };
+    orders.set(id, order);
+    log(`create ${id} ref=${order.external_ref}`);
+    return { status: 201, body: { id, external_ref: order.external_ref, status: order.status, created_at: now } };
+  }
+
+  /** The control plane for tests and the developer; never throttled or failed, and needs no token. */
+  function control(method: string, path: string, raw: Buffer): Answer {
+    if (path === '/_sim/orders' && method === 'GET') return { status: 200, body: [...orders.values()].map(view).map(({ request: _, ...o }) => o) };
+    const m = /^\/_sim\/orders\/([^/]+)\/status$/.exec(path);
+    if (m && method === 'POST') {
+      const order = setStatus(decodeURIComponent(m[1]!), (parseJson(raw) as { status?: unknown } | null)?.status);
+      void deliver(order);
+      const { request: _, ...entry } = view(order);
+      return { status: 200, body: entry };
+    }
+    throw fail(404, 'not found');
+  }
+
+  /** The contract, behind the injected failures in the order the options document. */
+  async function platform(method: string, url: URL, req: IncomingMessage, raw: Buffer): Promise<Answer> {
+    const isCreate = method === 'POST' && url.pathname === '/orders';
+    if (isCreate) {
+      let ref: unknown;
+      try {
+        ref = (JSON.parse(raw.toString('utf8')) as { external_ref?: unknown } | null)?.external_ref;
+      } catch {
+        // counted only when the ref is readable; the 400 comes after the injected failures
+      }
+      if (typeof ref === 'string') createCalls.set(ref, (createCalls.get(ref) ?? 0) + 1);
+    }
+    if (overRateLimit(Date.now())) return { status: 429, body: { error: 'too many requests' }, headers: { 'retry-after': '1' } };
+    if (!authorized(req)) throw fail(401, 'invalid or missing token');
+    if (failRate > 0 && random() < failRate) throw fail(500, 'injected platform failure');
+    if (isCreate) {
+      const answer = create(parseJson(raw));
+      // The order exists, but the answer comes after the client's timeout: its outcome is unknown.
+      if (timeoutRate > 0 && random() < timeoutRate) await later(lateMs);
+      return answer;
+    }
+    if (method !== 'GET') throw fail(405, 'method not allowed');
+    if (url.pathname === '/orders') {
+      const ref = url.searchParams.get('external_ref');
+      if (!ref) throw fail(400, 'external_ref is required');
+      return { status: 200, body: { orders: [...orders.values()].filter((o) => o.external_ref === ref).map(contractView) } };
+    }
+    const m = /^\/orders\/([^/]+)$/.exec(url.pathname);
+    const order = m ? orders.get(decodeURIComponent(m[1]!)) : undefined;
+    if (!order) throw fail(404, 'not found');
+    return { status: 200, body: contractView(order) };
+  }
+
+  async function readBody(req: IncomingMessage): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) throw fail(413, 'body too large');
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const url = new URL(req.url ?? '/', 'http://simulator');
+    const isControl = url.pathname.startsWith('/_sim/');
+    let answer: Answer;
+    try {
+      const raw = await readBody(req);
+      answer = isControl ? control(method, url.pathname, raw) : await platform(method, url, req, raw);
+    } catch (error) {
+      if (!(error instanceof HttpAnswer)) throw error;
+      answer = error.answer;
+    }
+    if (!isControl && latencyMs > 0) await later(latencyMs);
+    // A client that gave up (timeout) has closed its socket: the late answer goes nowhere.
+    if (res.destroyed || closing.signal.aborted) return;
+    const text = JSON.stringify(answer.body);
+    res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...answer.headers });
+    res.end(text);
+    log(`${method} ${url.pathname}${url.search} → ${answer.status}`);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`${req.method} ${req.url} crashed: ${(error as Error).message}`);
+      if (!res.headersSent && !res.destroyed) res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"simulator error"}');
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => (server.off('error', reject), resolve()));
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  log(`fulfillment simulator listening on ${url}`);
+
+  return {
+    url,
+    port,
+    orders: () => [...orders.values()].map((o) => structuredClone(view(o))),
+    async advance(id, status) {
+      let order: Stored;
+      try {
+        order = setStatus(id, status);
+      } catch (error) {
+        throw error instanceof HttpAnswer ? new Error(error.message) : error;
+      }
+      await deliver(order);
+    },
+    async close() {
+      closing.abort();
+      for (const wait of waits) {
+        clearTimeout(wait.timer);
+        wait.resolve();
+      }
+      waits.clear();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// Support's view of the push outbox (SPEC 7): list jobs, replay failed or dead ones (idempotent:
+// a replayed job still looks the order up before creating it), and pull statuses from platforms
+// without webhooks.
+import type { Deps } from '../../app.ts';
+import type { FulfillmentJobState } from '../../db/tables/index.ts';
+import { writeTransaction } from '../../db/transaction.ts';
+import { countJobsByState, listJobs, pushedOpenOrders, requeueJobs } from '../../db/queries/fulfillment.queries.ts';
+import { insertEvent } from '../../db/queries/orders.queries.ts';
+import { PlatformClient, PlatformError } from '../../fulfillment/client.ts';
+import { applyStatusReport } from '../../fulfillment/apply-status.ts';
+import { AppError, fieldError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { LIST_MAX_LIMIT } from '../../limits.ts';
+import { findOrderArg } from '../orders/orders.use-case.ts';
+
+const STATES: readonly FulfillmentJobState[] = ['queued', 'held', 'in_flight', 'failed', 'dead', 'done'];
+
+export async function listPushJobs(deps: Pick<Deps, 'db'>, state: string | undefined, limit: number) {
+  if (state !== undefined && !STATES.includes(state as FulfillmentJobState)) throw fieldError('state', `state must be one of ${STATES.join(', ')}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIST_MAX_LIMIT) throw fieldError('limit', `limit must be 1 to ${LIST_MAX_LIMIT}`);
+  const [jobs, counts] = await Promise.all([listJobs(deps.db, state as FulfillmentJobState | undefined, limit), countJobsByState(deps.db)]);
+  return {
+    counts: Object.fromEntries(STATES.map((s) => [s, Number(counts.find((c) => c.state === s)?.n ?? 0)])),
+    jobs: jobs.map((j) => ({
+      order_id: j.order_id,
+      order_number: j.order_number,
+      store_id: j.store_id,
+      state: j.state,
+      attempts: j.attempts,
+      next_attempt_at: j.next_attempt_at,
+      last_error: j.last_error,
+      remote_id: j.remote_id,
+      updated_at: j.updated_at,
+    })),
+  };
+}
+
+export async function replayPushes(deps: Pick<Deps, 'db' | 'clock'>, target: { order?: string | undefined; storeId?: string | undefined; allDead?: boolean | undefined }, actor: string) {
+  if (!target.order === !target.allDead) throw new AppError('invalid_input', 'Give either --order ID or --all-dead', [{ field: 'order', message: 'one of --order or --all-dead' }]);
+  const orderId = target.order ? (await findOrderArg(deps, target.order, target.storeId)).id : undefined;
+  const now = deps.clock.now().toISOString();
+  const replayed = await writeTransaction(deps.db, async (tx) => {
+    const rows = await requeueJobs(tx, orderId ? { orderId } : { state: 'dead' }, now);
+    for (const row of rows) {
+      const order = await tx.selectFrom('orders').select('store_id').where('id', '=', row.order_id).executeTakeFirstOrThrow();
+      await insertEvent(tx, { id: newId(), order_id: row.order_id, store_id: order.store_id, type: 'fulfillment.replayed', actor, data: '{}', created_at: now });
+    }
+    return rows;
+  });
+  return { replayed: replayed.length, orders: replayed.map((r) => r.order_id) };
+}
+
+/** Pulls each pushed, unfinished order's status from the platform and applies it. */
+export async function syncStatuses(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, limit = LIST_MAX_LIMIT) {
+  const { config } = deps;
+  if (!config.fulfillmentUrl) throw new AppError('conflict', 'No fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
+  const client = new PlatformClient({ url: config.fulfillmentUrl, token: config.fulfillmentToken, timeoutMs: config.fulfillmentTimeoutMs });
+  const orders = await pushedOpenOrders(deps.db, limit);
+  let changed = 0;
+  const errors: { order_id: string; error: string }[] = [];
+  for (const order of orders) {
+    try {
+      const remote = await client.get(order.remote_id!);
+      const now = deps.clock.now().toISOString();
+      const outcome = await writeTransaction(deps.db, (tx) => applyStatusReport(tx, order.id, remote.status, { via: 'sync', actor: 'sync', remoteId: remote.id }, now));
+      if (outcome?.moved || remote.status !== order.fulfillment_status) changed++;
+    } catch (error) {
+      errors.push({ order_id: order.id, error: error instanceof PlatformError ? error.message : String(error) });
+    }
+  }
+  return { checked: orders.length, changed, errors };
+}
