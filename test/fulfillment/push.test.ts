@@ -106,19 +106,18 @@ describe('held, dead and replayed pushes, webhooks and sync', () => {
     await until('the resolved order to be pushed', async () => sim.orders().some((o) => o.external_ref === held.id));
     const pushed = sim.orders().find((o) => o.external_ref === held.id)!;
     assert.equal(sim.orders().filter((o) => o.external_ref === held.id).length, 1);
-    const request = (pushed as { request?: { city?: string; state?: string } }).request;
-    if (request) assert.deepEqual([request.state, request.city], ['Antioquia', 'Medellín']);
+    const request = pushed.request as { city: string; state: string; city_code: string; external_ref: string };
+    assert.deepEqual([request.state, request.city, request.city_code, request.external_ref], ['Antioquia', 'Medellín', '05001', held.id]);
   });
 
-  test('a push the platform refuses as invalid is dead at once, listed, and a replay is idempotent', async () => {
-    // A product line the platform cannot accept: quantity 0 is impossible through the API, so
-    // break the stored order the way a bad import would.
+  test('a done push is not replayed, and a dead one is listed and its replay finds the platform order by reference', async () => {
     const order = await live(server, shop);
     await until('the order to be pushed', async () => sim.orders().some((o) => o.external_ref === order.id));
     const before = sim.orders().length;
     const replay = await replayPushes(server.deps, { order: order.id }, 'test');
     assert.equal(replay.replayed, 0, 'a done push is not replayed');
 
+    // As if its last attempts had failed after the platform created it (an unknown outcome).
     await server.deps.db.updateTable('fulfillment_jobs').set({ state: 'dead', last_error: 'HTTP 500 (test)' }).where('order_id', '=', order.id).execute();
     const listed = await listPushJobs(server.deps, 'dead', 50);
     assert.deepEqual(listed.jobs.map((j) => j.order_id), [order.id]);
@@ -202,5 +201,38 @@ describe('POST /api/fulfillment/webhook', () => {
     const body = JSON.stringify({ hello: 'world' });
     const res = await post(body, signWebhook(SECRET, body, Math.floor(Date.now() / 1000)));
     assert.equal(res.status, 400);
+  });
+});
+
+describe('a platform that keeps failing', () => {
+  test('makes the push dead after the configured attempts, with an event, and a replay against a healthy platform sends it once', async () => {
+    let sim = await startSimulator({ port: 0, failRate: 1 });
+    const port = sim.port;
+    const server = await startServer({ ...OPEN_LIMITS, ...FAST, fulfillmentMaxAttempts: 3, fulfillmentUrl: sim.url });
+    let worker = startPushWorker(server.deps);
+    try {
+      const shop = await seedShop(server.deps);
+      const order = await live(server, shop);
+      await until('the push to be dead', async () => (await jobStates(server)).find((j) => j.order_id === order.id)?.state === 'dead');
+      const listed = await listPushJobs(server.deps, 'dead', 10);
+      assert.deepEqual(listed.jobs.map((j) => [j.order_id, j.attempts]), [[order.id, 3]]);
+      assert.match(listed.jobs[0]!.last_error ?? '', /HTTP 500/);
+      const events = await server.deps.db.selectFrom('order_events').select('type').where('order_id', '=', order.id).execute();
+      assert.ok(events.some((e) => e.type === 'fulfillment.dead'));
+      assert.equal(sim.orders().length, 0);
+
+      await worker?.stop();
+      await sim.close();
+      sim = await startSimulator({ port });
+      worker = startPushWorker(server.deps);
+      assert.deepEqual(await replayPushes(server.deps, { allDead: true }, 'test'), { replayed: 1, orders: [order.id] });
+      await until('the replayed push to be done', async () => (await jobStates(server)).find((j) => j.order_id === order.id)?.state === 'done');
+      assert.deepEqual(sim.orders().map((o) => o.external_ref), [order.id]);
+      assert.deepEqual(await replayPushes(server.deps, { allDead: true }, 'test'), { replayed: 0, orders: [] }, 'replaying again does nothing');
+    } finally {
+      await worker?.stop();
+      await server.close();
+      await sim.close();
+    }
   });
 });
