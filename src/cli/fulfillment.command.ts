@@ -48,9 +48,10 @@ export function register(program: Command): void {
     .option('--rate-limit <n>', 'requests per second before 429 with Retry-After (0 = none)', '0')
     .option('--webhook-url <url>', "POST status changes there, signed with CODRAIL_FULFILLMENT_WEBHOOK_SECRET (e.g. http://127.0.0.1:3000/api/fulfillment/webhook)")
     .action(async (o: { port: string; host: string; failRate: string; timeoutRate: string; lateMs: string; latencyMs: string; rateLimit: string; webhookUrl?: string }, cmd: Command) => {
-      const num = (name: string, text: string, max: number) => {
+      const num = (name: string, text: string, max: number, whole = true) => {
         const n = Number(text);
-        if (text.trim() === '' || !Number.isFinite(n) || n < 0 || n > max) throw new AppError('invalid_input', `--${name} must be a number from 0 to ${max}`, [{ field: name, message: `0..${max}` }]);
+        const shape = whole ? /^\d+$/ : /^\d+(?:\.\d+)?$/;
+        if (!shape.test(text.trim()) || n > max) throw new AppError('invalid_input', `--${name} must be a ${whole ? 'whole number' : 'number'} from 0 to ${max}`, [{ field: name, message: `0..${max}` }]);
         return n;
       };
       const settings = config(globals(cmd));
@@ -58,8 +59,8 @@ export function register(program: Command): void {
         port: num('port', o.port, 65535),
         host: o.host,
         token: settings.fulfillmentToken,
-        failRate: num('fail-rate', o.failRate, 1),
-        timeoutRate: num('timeout-rate', o.timeoutRate, 1),
+        failRate: num('fail-rate', o.failRate, 1, false),
+        timeoutRate: num('timeout-rate', o.timeoutRate, 1, false),
         lateMs: num('late-ms', o.lateMs, 600_000),
         latencyMs: num('latency-ms', o.latencyMs, 600_000),
         rateLimit: num('rate-limit', o.rateLimit, 1_000_000),

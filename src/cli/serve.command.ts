@@ -55,6 +55,9 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
     `  health:   curl ${base}/healthz`,
     `  cities:   curl '${base}/api/geo/cities?country=CO'`,
     `  openapi:  ${base}/openapi.json`,
+    config.fulfillmentUrl
+      ? `  fulfillment: pushing live orders to ${new URL(config.fulfillmentUrl).origin} (codrail fulfillment list)`
+      : '  fulfillment: no platform configured (CODRAIL_FULFILLMENT_URL); live orders stay queued',
   ];
   if (flags.demo) {
     const demo = await runDemo(deps);

@@ -9,10 +9,16 @@ export function signWebhook(secret: string, body: string, unixSeconds: number): 
 
 export function verifyWebhook(secret: string, body: Buffer | string, header: string | undefined, nowSeconds: number, toleranceSeconds: number): boolean {
   if (!header) return false;
-  const parts = new Map(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
+  const parts = new Map<string, string>();
+  for (const part of header.split(',')) {
+    const eq = part.indexOf('=');
+    const key = part.slice(0, eq).trim();
+    if (eq < 1 || parts.has(key)) return false;
+    parts.set(key, part.slice(eq + 1).trim());
+  }
   const t = Number(parts.get('t'));
   const given = parts.get('v1');
-  if (!Number.isInteger(t) || !given || !/^[0-9a-f]{64}$/i.test(given)) return false;
+  if (!/^\d{1,12}$/.test(parts.get('t') ?? '') || !given || !/^[0-9a-f]{64}$/i.test(given)) return false;
   if (Math.abs(nowSeconds - t) > toleranceSeconds) return false;
   const expected = createHmac('sha256', secret).update(`${t}.`).update(body).digest();
   return timingSafeEqual(expected, Buffer.from(given, 'hex'));

@@ -51,15 +51,15 @@ export class PlatformClient {
 
   /** Creates a platform order. Not idempotent on the platform's side: the outbox decides when to call it. */
   async create(order: CreatePlatformOrder): Promise<PlatformOrder> {
-    return v.parse(PlatformOrderSchema, await this.#call('POST', '/orders', order));
+    return answer(PlatformOrderSchema, await this.#call('POST', '/orders', order), 'POST /orders');
   }
 
   async findByRef(externalRef: string): Promise<PlatformOrder[]> {
-    return v.parse(PlatformOrderListSchema, await this.#call('GET', `/orders?external_ref=${encodeURIComponent(externalRef)}`)).orders;
+    return answer(PlatformOrderListSchema, await this.#call('GET', `/orders?external_ref=${encodeURIComponent(externalRef)}`), 'GET /orders').orders;
   }
 
   async get(id: string): Promise<PlatformOrder> {
-    return v.parse(PlatformOrderSchema, await this.#call('GET', `/orders/${encodeURIComponent(id)}`));
+    return answer(PlatformOrderSchema, await this.#call('GET', `/orders/${encodeURIComponent(id)}`), 'GET /orders/{id}');
   }
 
   async #call(method: string, path: string, body?: unknown): Promise<unknown> {
@@ -95,6 +95,13 @@ export class PlatformClient {
     if (res.status >= 500 || res.status === 401 || res.status === 403 || res.status === 408) throw new PlatformError('retry', message, retryAfterMs(res.headers.get('retry-after')));
     throw new PlatformError('permanent', message);
   }
+}
+
+/** A 2xx answer outside the contract: the platform may have acted, so the outcome is unknown. */
+function answer<S extends v.GenericSchema>(schema: S, body: unknown, what: string): v.InferOutput<S> {
+  const result = v.safeParse(schema, body);
+  if (!result.success) throw new PlatformError('unknown', `${what}: answer does not follow the contract (${result.issues[0]?.message ?? 'invalid'})`);
+  return result.output;
 }
 
 function errorText(text: string): string {

@@ -47,7 +47,7 @@ export function platformOrder(o: Row): CreatePlatformOrder {
   };
 }
 
-/** Exponential backoff with full jitter: a random delay up to base × 2^(attempt-1), capped. */
+/** Exponential backoff with jitter: a random delay between base/2 and base × 2^(attempt-1), capped. */
 export function backoffMs(attempt: number, baseMs: number, random: () => number = Math.random): number {
   const ceiling = Math.min(FULFILLMENT_BACKOFF_MAX_MS, baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(baseMs / 2 + random() * (ceiling - baseMs / 2));
@@ -151,7 +151,8 @@ export class OutboxWorker {
         log.error({ orderId: row.id, attempts: job.attempts, error: failure.message }, 'fulfillment: push is dead');
         return;
       }
-      const delay = Math.max(backoffMs(job.attempts, config.fulfillmentBackoffMs), failure.retryAfterMs ?? 0);
+      // Retry-After is honoured, but a platform cannot park a job beyond the backoff cap.
+      const delay = Math.max(backoffMs(job.attempts, config.fulfillmentBackoffMs), Math.min(failure.retryAfterMs ?? 0, FULFILLMENT_BACKOFF_MAX_MS));
       await retryJob(db, job, failure.message, new Date(now.getTime() + delay).toISOString(), now.toISOString());
       log.warn({ orderId: row.id, attempt: job.attempts, kind: failure.kind, retryInMs: delay, error: failure.message }, 'fulfillment: push failed, will retry');
     }

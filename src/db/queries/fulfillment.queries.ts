@@ -90,15 +90,16 @@ export const pushPayloadRows = (db: Db, orderId: string) =>
     .where('o.id', '=', orderId)
     .executeTakeFirst();
 
-/** Pushed orders the platform may still move: for `codrail fulfillment sync`. */
-export const pushedOpenOrders = (db: Db, limit: number) =>
+/** Pushed orders the platform may still move, a page at a time after `afterId` (ids are time-ordered UUIDv7). */
+export const pushedOpenOrders = (db: Db, afterId: string, limit: number) =>
   db
     .selectFrom('fulfillment_jobs as j')
     .innerJoin('orders as o', 'o.id', 'j.order_id')
     .select(['o.id', 'o.status', 'o.fulfillment_status', 'j.remote_id'])
     .where('j.state', '=', 'done')
     .where('o.status', 'not in', ['delivered', 'returned', 'cancelled'])
-    .orderBy('o.created_at')
+    .where('o.id', '>', afterId)
+    .orderBy('o.id')
     .limit(limit)
     .execute();
 

@@ -51,22 +51,30 @@ export async function replayPushes(deps: Pick<Deps, 'db' | 'clock'>, target: { o
 }
 
 /** Pulls each pushed, unfinished order's status from the platform and applies it. */
-export async function syncStatuses(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, limit = LIST_MAX_LIMIT) {
+export async function syncStatuses(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, pageSize = LIST_MAX_LIMIT) {
   const { config } = deps;
   if (!config.fulfillmentUrl) throw new AppError('conflict', 'No fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
   const client = new PlatformClient({ url: config.fulfillmentUrl, token: config.fulfillmentToken, timeoutMs: config.fulfillmentTimeoutMs });
-  const orders = await pushedOpenOrders(deps.db, limit);
   let changed = 0;
+  let checked = 0;
   const errors: { order_id: string; error: string }[] = [];
-  for (const order of orders) {
-    try {
-      const remote = await client.get(order.remote_id!);
-      const now = deps.clock.now().toISOString();
-      const outcome = await writeTransaction(deps.db, (tx) => applyStatusReport(tx, order.id, remote.status, { via: 'sync', actor: 'sync', remoteId: remote.id }, now));
-      if (outcome?.moved || remote.status !== order.fulfillment_status) changed++;
-    } catch (error) {
-      errors.push({ order_id: order.id, error: error instanceof PlatformError ? error.message : String(error) });
+  // Every open pushed order, page by page: none is starved by older ones that stay open.
+  let after = '';
+  for (;;) {
+    const page = await pushedOpenOrders(deps.db, after, pageSize);
+    if (page.length === 0) break;
+    after = page[page.length - 1]!.id;
+    for (const order of page) {
+      checked++;
+      try {
+        const remote = await client.get(order.remote_id!);
+        const now = deps.clock.now().toISOString();
+        const outcome = await writeTransaction(deps.db, (tx) => applyStatusReport(tx, order.id, remote.status, { via: 'sync', actor: 'sync', remoteId: remote.id }, now));
+        if (outcome?.moved || remote.status !== order.fulfillment_status) changed++;
+      } catch (error) {
+        errors.push({ order_id: order.id, error: error instanceof PlatformError ? error.message : String(error) });
+      }
     }
   }
-  return { checked: orders.length, changed, errors };
+  return { checked, changed, errors };
 }
