@@ -118,10 +118,8 @@ function nameKeys(words: readonly string[], country?: string): string[] {
 export class CityMatcher {
   readonly #country: string | undefined;
   readonly #entries: Entry[] = [];
-  /** Entries of each region, and each entry's folded words, for the rare scan of one region. */
-  readonly #byRegion: number[][] = [];
+  /** Regions buyers give for each region (the alias table's overlaps), by region index. */
   readonly #overlaps: number[][] = [];
-  readonly #entryWords: string[] = [];
   readonly #regionNames: string[] = [];
   readonly #regionKeys = new Map<string, RegionHit>();
   readonly #regionPhonetic: { key: string; region: number }[] = [];
@@ -182,7 +180,7 @@ export class CityMatcher {
     }
   }
 
-  /** Distinct city names (after folding) the matcher knows. */
+  /** Catalog entries the matcher knows. */
   get size(): number {
     return this.#entries.length;
   }
