@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
-import { createAccount, createUser, listAccountUsers, listAllAccounts } from '../use-cases/accounts/accounts.use-case.ts';
 import { AppError } from '../errors.ts';
 import { globals, print, withApp } from './output.ts';
+
+// Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
+const loadAccounts = () => import('../use-cases/accounts/accounts.use-case.ts');
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) throw new AppError('invalid_input', '--password-stdin expects the password on standard input');
@@ -17,13 +19,13 @@ export function register(program: Command): void {
     .description('create an account')
     .requiredOption('--name <name>', 'account name')
     .action(async (o: { name: string }, cmd: Command) => {
-      const account = await withApp(cmd, (app) => createAccount(app, { name: o.name }));
+      const account = await withApp(cmd, async (app) => (await loadAccounts()).createAccount(app, { name: o.name }));
       print(globals(cmd), { id: account.id, name: account.name });
     });
   accounts
     .command('list')
     .description('list accounts')
-    .action(async (_o, cmd: Command) => print(globals(cmd), await withApp(cmd, (app) => listAllAccounts(app))));
+    .action(async (_o, cmd: Command) => print(globals(cmd), await withApp(cmd, async (app) => (await loadAccounts()).listAllAccounts(app))));
 
   const users = program.command('users').description('people who sign in (consent pages, console)');
   users
@@ -39,7 +41,7 @@ export function register(program: Command): void {
       if (o.password !== undefined && !o.passwordStdin) process.stderr.write('warning: --password is visible to other users of this machine; prefer --password-stdin\n');
       const user = await withApp(cmd, async (app) => {
         const password = o.passwordStdin ? await readStdin() : o.password!;
-        return createUser(app, { account_id: o.account, email: o.email, password, role: o.role });
+        return (await loadAccounts()).createUser(app, { account_id: o.account, email: o.email, password, role: o.role });
       });
       print(globals(cmd), { id: user.id, email: user.email, role: user.role });
     });
@@ -47,5 +49,5 @@ export function register(program: Command): void {
     .command('list')
     .description('list users')
     .option('--account <id>', 'only this account')
-    .action(async (o: { account?: string }, cmd: Command) => print(globals(cmd), await withApp(cmd, (app) => listAccountUsers(app, o.account))));
+    .action(async (o: { account?: string }, cmd: Command) => print(globals(cmd), await withApp(cmd, async (app) => (await loadAccounts()).listAccountUsers(app, o.account))));
 }

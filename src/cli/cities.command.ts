@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { importCatalog, listCatalogs, matchCities, showCatalog } from '../use-cases/geo/city-catalogs.use-case.ts';
-import { readMatchFile } from '../use-cases/geo/catalog-file.ts';
 import type { CityDecision } from '../domain/cities/matcher.ts';
 import { AppError } from '../errors.ts';
 import { globals, print, withApp } from './output.ts';
+
+// Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
+const loadCityCatalogs = () => import('../use-cases/geo/city-catalogs.use-case.ts');
+const loadCatalogFile = () => import('../use-cases/geo/catalog-file.ts');
 
 function readText(file: string): string {
   try {
@@ -35,7 +37,7 @@ export function register(program: Command): void {
     .option('--catalog <kind>', 'official | fulfillment (default: both catalogs the country has)')
     .action(async (file: string, o: { country: string; catalog?: string }, cmd: Command) => {
       const content = readText(file);
-      const result = await withApp(cmd, (app) => importCatalog(app, { country: o.country, catalog: o.catalog, fileName: file, content }));
+      const result = await withApp(cmd, async (app) => (await loadCityCatalogs()).importCatalog(app, { country: o.country, catalog: o.catalog, fileName: file, content }));
       print(
         globals(cmd),
         result,
@@ -50,11 +52,11 @@ export function register(program: Command): void {
     .option('--region <name>', 'only this region')
     .action(async (country: string | undefined, o: { catalog?: string; region?: string }, cmd: Command) => {
       if (country === undefined) {
-        const list = await withApp(cmd, (app) => listCatalogs(app));
+        const list = await withApp(cmd, async (app) => (await loadCityCatalogs()).listCatalogs(app));
         print(globals(cmd), list, list.map((c) => `${c.country}  ${c.catalog.padEnd(11)} v${c.version}  ${String(c.regions).padStart(3)} regions  ${String(c.cities).padStart(5)} cities  ${c.source}  ${c.updated_at}`).join('\n') || '(no catalogs)');
         return;
       }
-      const catalog = await withApp(cmd, (app) => showCatalog(app, country, o.catalog, o.region));
+      const catalog = await withApp(cmd, async (app) => (await loadCityCatalogs()).showCatalog(app, country, o.catalog, o.region));
       const text = catalog.regions.map((r) => `${r.region} (${r.cities.length})\n${r.cities.map((c) => `  ${c.city}${c.code ? `  ${c.code}` : ''}`).join('\n')}`).join('\n');
       print(globals(cmd), catalog, text);
     });
@@ -71,8 +73,8 @@ export function register(program: Command): void {
       if (o.file === undefined && (departamento === undefined || ciudad === undefined))
         throw new AppError('invalid_input', 'Give departamento and ciudad, or --file input.csv', [{ field: 'ciudad', message: 'required' }]);
       if (o.file !== undefined) {
-        const rows = readMatchFile(readText(o.file));
-        const decisions = await withApp(cmd, (app) => matchCities(app, country, rows));
+        const rows = (await loadCatalogFile()).readMatchFile(readText(o.file));
+        const decisions = await withApp(cmd, async (app) => (await loadCityCatalogs()).matchCities(app, country, rows));
         print(
           globals(cmd),
           decisions,
@@ -80,7 +82,7 @@ export function register(program: Command): void {
         );
         return;
       }
-      const [decision] = await withApp(cmd, (app) => matchCities(app, country, [{ departamento: departamento!, ciudad: ciudad! }]));
+      const [decision] = await withApp(cmd, async (app) => (await loadCityCatalogs()).matchCities(app, country, [{ departamento: departamento!, ciudad: ciudad! }]));
       const { departamento: _d, ciudad: _c, ...only } = decision!;
       print(globals(cmd), only, decisionText(only));
     });

@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
-import { runDemo } from '../use-cases/demo.use-case.ts';
 import { globals, print, withApp } from './output.ts';
+
+// Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
+const loadDemo = () => import('../use-cases/demo.use-case.ts');
 
 export function register(program: Command): void {
   program
     .command('demo')
     .description('create (once) the demo account, store, product and landing; issue a fresh demo test key')
     .action(async (_o, cmd: Command) => {
-      const demo = await withApp(cmd, (app) => runDemo(app));
+      const demo = await withApp(cmd, async (app) => (await loadDemo()).runDemo(app));
       print(
         globals(cmd),
         demo,

@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
-import { listPushJobs, replayPushes, syncStatuses } from '../use-cases/fulfillment/fulfillment.use-case.ts';
-import { runSimulator } from '../use-cases/fulfillment/simulator.use-case.ts';
 import { LIST_DEFAULT_LIMIT } from '../limits.ts';
 import { AppError } from '../errors.ts';
 import { config } from './output.ts';
 import { globals, intOption, print, withApp } from './output.ts';
+
+// Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
+const loadFulfillment = () => import('../use-cases/fulfillment/fulfillment.use-case.ts');
+const loadSimulator = () => import('../use-cases/fulfillment/simulator.use-case.ts');
 
 export function register(program: Command): void {
   const fulfillment = program.command('fulfillment').description('fulfillment push: list, replay, sync, and a local platform simulator');
@@ -14,7 +16,7 @@ export function register(program: Command): void {
     .option('--state <state>', 'queued | held | in_flight | failed | dead | done')
     .option('--limit <n>', `how many (default ${LIST_DEFAULT_LIMIT})`, intOption('limit'), LIST_DEFAULT_LIMIT)
     .action(async (o: { state?: string; limit: number }, cmd: Command) => {
-      const result = await withApp(cmd, (app) => listPushJobs(app, o.state, o.limit));
+      const result = await withApp(cmd, async (app) => (await loadFulfillment()).listPushJobs(app, o.state, o.limit));
       const counts = Object.entries(result.counts).map(([s, n]) => `${s} ${n}`).join(' · ');
       const lines = result.jobs.map((j) => `#${j.order_number}  ${j.order_id}  ${j.state.padEnd(9)} attempts ${j.attempts}${j.remote_id ? `  → ${j.remote_id}` : ''}${j.last_error ? `  (${j.last_error})` : ''}`);
       print(globals(cmd), result, [counts, ...(lines.length ? lines : ['(no jobs)'])].join('\n'));
@@ -26,14 +28,14 @@ export function register(program: Command): void {
     .option('--store <id>', 'store of the order number')
     .option('--all-dead', 'every dead push')
     .action(async (o: { order?: string; store?: string; allDead?: boolean }, cmd: Command) => {
-      const result = await withApp(cmd, (app) => replayPushes(app, { order: o.order, storeId: o.store, allDead: o.allDead }, 'cli'));
+      const result = await withApp(cmd, async (app) => (await loadFulfillment()).replayPushes(app, { order: o.order, storeId: o.store, allDead: o.allDead }, 'cli'));
       print(globals(cmd), result, `re-queued ${result.replayed} push${result.replayed === 1 ? '' : 'es'}`);
     });
   fulfillment
     .command('sync')
     .description("pull the platform's status of every pushed, unfinished order (for platforms without webhooks)")
     .action(async (_o: unknown, cmd: Command) => {
-      const result = await withApp(cmd, (app) => syncStatuses(app));
+      const result = await withApp(cmd, async (app) => (await loadFulfillment()).syncStatuses(app));
       print(globals(cmd), result, `checked ${result.checked}, changed ${result.changed}${result.errors.length ? `, ${result.errors.length} errors` : ''}`);
     });
   fulfillment
@@ -55,7 +57,7 @@ export function register(program: Command): void {
         return n;
       };
       const settings = config(globals(cmd));
-      const sim = await runSimulator({
+      const sim = await (await loadSimulator()).runSimulator({
         port: num('port', o.port, 65535),
         host: o.host,
         token: settings.fulfillmentToken,

@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
-import { migrate } from '../app.ts';
 import { print, withApp, globals } from './output.ts';
+
+// Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
+const loadApp = () => import('../app.ts');
 
 export function register(program: Command): void {
   program
     .command('migrate')
     .description('apply pending database migrations and load the bundled city catalogs')
     .action(async (_opts, cmd: Command) => {
-      const result = await withApp(cmd, async (app) => ({ database: app.config.dbFile, ...(await migrate(app)) }), { migrate: false });
+      const result = await withApp(cmd, async (app) => ({ database: app.config.dbFile, ...(await (await loadApp()).migrate(app)) }), { migrate: false });
       print(
         globals(cmd),
         result,

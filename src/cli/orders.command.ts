@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
-import { listOrderSummaries, searchOrderSummaries, showOrder } from '../use-cases/orders/orders.use-case.ts';
-import { resolveOrderCity } from '../use-cases/orders/resolve-city.use-case.ts';
 import { LIST_DEFAULT_LIMIT } from '../limits.ts';
 import { globals, intOption, print, withApp } from './output.ts';
+
+// Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
+const loadOrders = () => import('../use-cases/orders/orders.use-case.ts');
+const loadResolveCity = () => import('../use-cases/orders/resolve-city.use-case.ts');
 
 type Summary = { order_number: number; id: string; status: string; nombre: string; ciudad: string; total_price: number; currency: string; needs_review: boolean; sandbox: boolean; created_at: string };
 
@@ -21,7 +23,7 @@ export function register(program: Command): void {
     .option('--sandbox', 'only sandbox (test key) orders')
     .option('--limit <n>', `how many (default ${LIST_DEFAULT_LIMIT})`, intOption('limit'), LIST_DEFAULT_LIMIT)
     .action(async (o: { store?: string; status?: string; review?: boolean; sandbox?: boolean; limit: number }, cmd: Command) => {
-      const list = await withApp(cmd, (app) => listOrderSummaries(app, { storeId: o.store, status: o.status, review: o.review, sandbox: o.sandbox ? true : undefined, limit: o.limit }));
+      const list = await withApp(cmd, async (app) => (await loadOrders()).listOrderSummaries(app, { storeId: o.store, status: o.status, review: o.review, sandbox: o.sandbox ? true : undefined, limit: o.limit }));
       print(globals(cmd), list, lines(list));
     });
   orders
@@ -29,14 +31,14 @@ export function register(program: Command): void {
     .description('one order with its events and fulfillment state')
     .argument('<id-or-number>', 'order id, or order number')
     .option('--store <id>', 'store of the order number')
-    .action(async (idOrNumber: string, o: { store?: string }, cmd: Command) => print(globals(cmd), await withApp(cmd, (app) => showOrder(app, idOrNumber, o.store))));
+    .action(async (idOrNumber: string, o: { store?: string }, cmd: Command) => print(globals(cmd), await withApp(cmd, async (app) => (await loadOrders()).showOrder(app, idOrNumber, o.store))));
   orders
     .command('search')
     .description('search by number, buyer name, phone or city')
     .argument('<text>', 'what to look for')
     .option('--limit <n>', `how many (default ${LIST_DEFAULT_LIMIT})`, intOption('limit'), LIST_DEFAULT_LIMIT)
     .action(async (text: string, o: { limit: number }, cmd: Command) => {
-      const list = await withApp(cmd, (app) => searchOrderSummaries(app, text, o.limit));
+      const list = await withApp(cmd, async (app) => (await loadOrders()).searchOrderSummaries(app, text, o.limit));
       print(globals(cmd), list, lines(list));
     });
   orders
@@ -47,7 +49,7 @@ export function register(program: Command): void {
     .requiredOption('--city <name>', 'catalog city of that region')
     .option('--store <id>', 'store of the order number')
     .action(async (idOrNumber: string, o: { region: string; city: string; store?: string }, cmd: Command) => {
-      const order = await withApp(cmd, (app) => resolveOrderCity(app, { order: idOrNumber, storeId: o.store, region: o.region, city: o.city, actor: 'cli' }));
+      const order = await withApp(cmd, async (app) => (await loadResolveCity()).resolveOrderCity(app, { order: idOrNumber, storeId: o.store, region: o.region, city: o.city, actor: 'cli' }));
       print(globals(cmd), order, `#${order.order_number} ${order.id}: ${order.ciudad} (${order.departamento})${order.fulfillment ? `, fulfillment ${order.fulfillment.state}` : ''}`);
     });
 }

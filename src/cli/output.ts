@@ -3,9 +3,7 @@
 import { Command } from 'commander';
 import { AppError } from '../errors.ts';
 import { loadConfig, type Config, type ConfigFlags } from '../config.ts';
-import { openApp, migrate, type App } from '../app.ts';
-import { createLogger } from '../log.ts';
-import pino from 'pino';
+import type { App } from '../app.ts';
 
 export interface GlobalOptions {
   db?: string;
@@ -53,6 +51,8 @@ export async function withApp<T>(cmd: Command, fn: (app: App) => Promise<T>, opt
   let app: App | undefined;
   let result: T;
   try {
+    // Loaded here, not at startup: `codrail --help` must not pay for SQLite, kysely and pino (SPEC 14).
+    const [{ openApp, migrate }, { createLogger }, { default: pino }] = await Promise.all([import('../app.ts'), import('../log.ts'), import('pino')]);
     app = openApp(config(opts), { log: createLogger('warn', pino.destination(2)) });
     if (options.migrate !== false) await migrate(app);
     result = await fn(app);

@@ -1,12 +1,6 @@
 import type { Command } from 'commander';
 import { baseUrlIsExplicit, loadConfig, withListenPort, type ConfigFlags } from '../config.ts';
-import { migrate, openApp } from '../app.ts';
-import { createHttpServer } from '../http/server.ts';
-import { routes } from '../api/routes.ts';
-import { runDemo } from '../use-cases/demo.use-case.ts';
-import { sweepExpired } from '../use-cases/maintenance.use-case.ts';
 import { SWEEP_INTERVAL_MS } from '../limits.ts';
-import { startPushWorker } from '../use-cases/fulfillment/push-worker.use-case.ts';
 import { fail, globals } from './output.ts';
 
 interface ServeOptions extends Omit<ConfigFlags, 'db'> {
@@ -41,6 +35,15 @@ export function register(program: Command): void {
 }
 
 export async function serve(flags: ServeOptions & { db?: string | undefined }): Promise<void> {
+  // Loaded when serving, not when the CLI starts (`codrail --help` stays fast, SPEC 14).
+  const [{ migrate, openApp }, { createHttpServer }, { routes }, { runDemo }, { sweepExpired }, { startPushWorker }] = await Promise.all([
+    import('../app.ts'),
+    import('../http/server.ts'),
+    import('../api/routes.ts'),
+    import('../use-cases/demo.use-case.ts'),
+    import('../use-cases/maintenance.use-case.ts'),
+    import('../use-cases/fulfillment/push-worker.use-case.ts'),
+  ]);
   const config = loadConfig(flags);
   const app = openApp(config);
   await migrate(app);

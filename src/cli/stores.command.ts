@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
-import { changeStoreDomain, createStore, listAllStores, listStoreDomains } from '../use-cases/stores/stores.use-case.ts';
 import { collect, globals, intOption, print, withApp } from './output.ts';
+
+// Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
+const loadStores = () => import('../use-cases/stores/stores.use-case.ts');
 
 export function register(program: Command): void {
   const stores = program.command('stores').description('stores: one country and currency each');
@@ -14,8 +16,8 @@ export function register(program: Command): void {
     .option('--domain <host>', 'allowed checkout domain (repeatable; *.example.com for subdomains)', collect, [])
     .option('--max-discount <pct>', 'largest discount off a pack price before the anti-fraud floor (default 30)', intOption('max-discount'))
     .action(async (o: { account: string; name: string; country: string; currency: string; domain: string[]; maxDiscount?: number }, cmd: Command) => {
-      const store = await withApp(cmd, (app) =>
-        createStore(app, { account_id: o.account, name: o.name, country: o.country, currency: o.currency, domains: o.domain, max_discount_pct: o.maxDiscount }),
+      const store = await withApp(cmd, async (app) =>
+        (await loadStores()).createStore(app, { account_id: o.account, name: o.name, country: o.country, currency: o.currency, domains: o.domain, max_discount_pct: o.maxDiscount }),
       );
       print(globals(cmd), store);
     });
@@ -23,7 +25,7 @@ export function register(program: Command): void {
     .command('list')
     .description('list stores')
     .option('--account <id>', 'only this account')
-    .action(async (o: { account?: string }, cmd: Command) => print(globals(cmd), await withApp(cmd, (app) => listAllStores(app, o.account))));
+    .action(async (o: { account?: string }, cmd: Command) => print(globals(cmd), await withApp(cmd, async (app) => (await loadStores()).listAllStores(app, o.account))));
 
   const domains = stores.command('domains').description("a store's allowed checkout domains");
   for (const action of ['add', 'remove'] as const)
@@ -33,11 +35,11 @@ export function register(program: Command): void {
       .argument('<store>', 'store id')
       .argument('<host>', 'host name, or *.example.com')
       .action(async (store: string, host: string, _o, cmd: Command) =>
-        print(globals(cmd), await withApp(cmd, (app) => changeStoreDomain(app, store, host, action))),
+        print(globals(cmd), await withApp(cmd, async (app) => (await loadStores()).changeStoreDomain(app, store, host, action))),
       );
   domains
     .command('list')
     .description('list allowed domains')
     .argument('<store>', 'store id')
-    .action(async (store: string, _o, cmd: Command) => print(globals(cmd), await withApp(cmd, (app) => listStoreDomains(app, store))));
+    .action(async (store: string, _o, cmd: Command) => print(globals(cmd), await withApp(cmd, async (app) => (await loadStores()).listStoreDomains(app, store))));
 }
