@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { PlatformClient, PlatformError, type FailureKind } from '../../src/fulfillment/client.ts';
 import { backoffMs } from '../../src/fulfillment/worker.ts';
-import type { CreatePlatformOrder } from '../../src/fulfillment/contract.ts';
+import { platformOrderBody } from '../helpers/platform.ts';
 import { FULFILLMENT_BACKOFF_MAX_MS } from '../../src/limits.ts';
 
 const TOKEN = 'platform-secret-token';
@@ -57,22 +57,7 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(text);
 }
 
-const ORDER: CreatePlatformOrder = {
-  external_ref: '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
-  name: 'Ana',
-  surname: 'Gómez',
-  phone: '+573001234567',
-  state: 'Antioquia',
-  city: 'Medellín',
-  city_code: '05001',
-  address: 'Calle 10 # 43-12',
-  neighborhood: 'El Poblado',
-  notes: 'Portería',
-  rate_type: 'CON RECAUDO',
-  total_to_collect: 159900,
-  currency: 'COP',
-  products: [{ sku: 'FAJA-01', name: 'Faja', pack: '2x', quantity: 1, unit_price: 159900 }],
-};
+const ORDER = platformOrderBody('0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b');
 
 /** Runs the call, expects a PlatformError of that kind, and returns it. */
 async function failure(call: Promise<unknown>, kind: FailureKind): Promise<PlatformError> {

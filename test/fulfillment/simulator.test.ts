@@ -4,29 +4,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/fulfillment/simulator.ts';
+import { platformOrderBody } from '../helpers/platform.ts';
 
 const TOKEN = 'sim-token';
 const AUTH = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
-function orderBody(ref: string, overrides: Record<string, unknown> = {}) {
-  return {
-    external_ref: ref,
-    name: 'Ana',
-    surname: 'Gómez',
-    phone: '+573001234567',
-    state: 'Antioquia',
-    city: 'Medellín',
-    city_code: '05001',
-    address: 'Calle 10 # 43-12',
-    neighborhood: 'El Poblado',
-    notes: null,
-    rate_type: 'CON RECAUDO',
-    total_to_collect: 159900,
-    currency: 'COP',
-    products: [{ sku: 'FAJA-01', name: 'Faja', pack: '2x', quantity: 1, unit_price: 159900 }],
-    ...overrides,
-  };
-}
+/** The contract body; overrides may break it on purpose (the simulator's validation is under test). */
+const orderBody = (ref: string, overrides: Record<string, unknown> = {}): Record<string, unknown> => ({ ...platformOrderBody(ref, { notes: null }), ...overrides });
 
 async function withSim(options: SimulatorOptions, run: (sim: Simulator) => Promise<void>): Promise<void> {
   const sim = await startSimulator({ token: TOKEN, ...options });
