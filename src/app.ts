@@ -6,6 +6,7 @@ import { openDatabase, type Db } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { Catalogs } from './use-cases/geo/catalogs.ts';
 import { loadBundledCatalogs } from './use-cases/geo/load-bundled-catalogs.use-case.ts';
+import { SigningKeys } from './use-cases/oauth/signing-keys.ts';
 
 export interface Deps {
   readonly config: Config;
@@ -13,6 +14,8 @@ export interface Deps {
   readonly log: Logger;
   readonly clock: Clock;
   readonly catalogs: Catalogs;
+  /** OAuth access-token signing keys, cached by kid. */
+  readonly signingKeys: SigningKeys;
 }
 
 export interface App extends Deps {
@@ -29,7 +32,8 @@ export function openApp(config: Config, options: OpenOptions = {}): App {
   const log = options.log ?? createLogger(config.logLevel);
   const { db, close } = openDatabase(config.dbFile);
   const catalogs = new Catalogs(db, clock);
-  return { config, db, log, clock, catalogs, close };
+  const signingKeys = new SigningKeys(db, clock);
+  return { config, db, log, clock, catalogs, signingKeys, close };
 }
 
 /** Schema migrations, then the bundled city catalogs a fresh database lacks (`codrail migrate`). */

@@ -21,7 +21,21 @@ export type ErrorCode =
   | 'order_rejected'
   | 'idempotency_mismatch'
   | 'not_ready'
-  | 'internal';
+  | 'internal'
+  // OAuth 2.1 (RFC 6749 §4.1.2.1, §5.2; RFC 7591 §3.2.2; RFC 8707 §2; RFC 6750 §3.1)
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'unsupported_response_type'
+  | 'invalid_scope'
+  | 'invalid_target'
+  | 'access_denied'
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata'
+  | 'invalid_token'
+  | 'insufficient_scope';
 
 const STATUS: Record<ErrorCode, number> = {
   invalid_json: 400,
@@ -39,6 +53,19 @@ const STATUS: Record<ErrorCode, number> = {
   idempotency_mismatch: 400,
   not_ready: 503,
   internal: 500,
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  unsupported_response_type: 400,
+  invalid_scope: 400,
+  invalid_target: 400,
+  access_denied: 403,
+  invalid_redirect_uri: 400,
+  invalid_client_metadata: 400,
+  invalid_token: 401,
+  insufficient_scope: 403,
 };
 
 export class AppError extends Error {
@@ -75,3 +102,6 @@ export const unauthorized = (message = 'Missing or invalid credential'): AppErro
 export const forbidden = (message: string): AppError => new AppError('forbidden', message);
 
 export const conflict = (message: string): AppError => new AppError('conflict', message);
+
+/** An OAuth error (RFC 6749 §5.2): the code is the answer; the description stays generic. */
+export const oauthError = (code: ErrorCode, description?: string): AppError => new AppError(code, description ?? code);

@@ -104,3 +104,29 @@ export const FULFILLMENT_LEASE_MARGIN_MS = 1_000;
 export const FULFILLMENT_POLL_MS = 250;
 /** Signed webhooks older or newer than this are refused (replay window). */
 export const WEBHOOK_TOLERANCE_S = 300;
+
+/** OAuth 2.1 authorization server (seed §8, OAUTH.md). */
+export const OAUTH_ACCESS_TOKEN_TTL_S = 3_600;
+export const OAUTH_CODE_TTL_S = 60;
+/** Refresh tokens: idle and absolute lifetimes (OAUTH.md decision 10). */
+export const OAUTH_REFRESH_IDLE_S = 30 * 86_400;
+export const OAUTH_REFRESH_ABSOLUTE_S = 90 * 86_400;
+/** Signed-in browser session of the sign-in and consent pages. */
+export const OAUTH_SESSION_TTL_S = 12 * 3_600;
+/** Dynamic client registration: per client IP per hour (OAUTH.md T29), and its body size. */
+export const OAUTH_REGISTER_PER_HOUR = 20;
+export const OAUTH_REGISTER_MAX_BYTES = 16 * 1024;
+export const OAUTH_MAX_REDIRECT_URIS = 10;
+export const OAUTH_CLIENT_NAME_MAX = 200;
+/** Sign-in attempts per client IP per 15 minutes, and per email. */
+export const OAUTH_SIGNIN_PER_WINDOW = 20;
+export const OAUTH_SIGNIN_WINDOW_MS = 15 * 60_000;
+/** Form bodies of the authorize, token and revoke endpoints. */
+export const OAUTH_FORM_MAX_BYTES = 16 * 1024;
+/** `state` is echoed verbatim up to this length (OAUTH.md T37). */
+export const OAUTH_STATE_MAX = 4_096;
+/** Random characters of a client id, an authorization code, a refresh token, a session id. */
+export const OAUTH_CLIENT_ID_CHARS = 32;
+export const OAUTH_SECRET_CHARS = 48;
+/** Tolerated clock skew when verifying access tokens. */
+export const OAUTH_CLOCK_SKEW_S = 30;

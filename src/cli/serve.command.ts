@@ -34,12 +34,18 @@ export function register(program: Command): void {
     });
 }
 
+/** Every HTTP route: the REST API, the OAuth authorization server and the MCP endpoint. */
+export async function loadRoutes() {
+  const [{ routes }, { oauthRoutes }, { mcpRoutes }] = await Promise.all([import('../api/routes.ts'), import('../oauth/routes.ts'), import('../mcp/routes.ts')]);
+  return [...routes, ...oauthRoutes, ...mcpRoutes];
+}
+
 export async function serve(flags: ServeOptions & { db?: string | undefined }): Promise<void> {
   // Loaded when serving, not when the CLI starts (`codrail --help` stays fast, SPEC 14).
-  const [{ migrate, openApp }, { createHttpServer }, { routes }, { runDemo }, { sweepExpired }, { startPushWorker }] = await Promise.all([
+  const [{ migrate, openApp }, { createHttpServer }, routes, { runDemo }, { sweepExpired }, { startPushWorker }] = await Promise.all([
     import('../app.ts'),
     import('../http/server.ts'),
-    import('../api/routes.ts'),
+    loadRoutes(),
     import('../use-cases/demo.use-case.ts'),
     import('../use-cases/maintenance.use-case.ts'),
     import('../use-cases/fulfillment/push-worker.use-case.ts'),

@@ -9,7 +9,7 @@ after(() => tmp.cleanup());
 test('codrail migrate on a fresh file applies the migrations and loads the bundled city catalogs, then is a no-op', async () => {
   const first = (await cliJson(tmp.file, ['migrate'])).json;
   assert.equal(first.database, tmp.file);
-  assert.deepEqual(first.migrations, ['0001-initial', '0002-fulfillment']);
+  assert.deepEqual(first.migrations, ['0001-initial', '0002-fulfillment', '0003-oauth']);
   for (const cc of ['AR', 'CL', 'CO', 'EC', 'GT', 'MX', 'PE', 'PY']) {
     assert.ok(first.catalogs.includes(`${cc}:official`), `${cc}:official`);
     assert.ok(first.catalogs.includes(`${cc}:fulfillment`), `${cc}:fulfillment`);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 
 const CLI = new URL('../../src/cli/', import.meta.url);
-const HEAVY = /^import (?!type )[^;]*from '(\.\.\/(?:use-cases\/|app\.ts|log\.ts|http\/|api\/|db\/|fulfillment\/)[^']*|pino|kysely|better-sqlite3)';/gm;
+const HEAVY = /^import (?!type )[^;]*from '(\.\.\/(?:use-cases\/|app\.ts|log\.ts|http\/|api\/|oauth\/|mcp\/|db\/|fulfillment\/)[^']*|pino|kysely|better-sqlite3)';/gm;
 
 test('no CLI module imports the use-cases, the database, the HTTP shell or pino at load time', () => {
   const offenders = readdirSync(CLI)

@@ -7,7 +7,7 @@ import { loadConfig, withListenPort, type ConfigFlags } from '../../src/config.t
 import { openApp, migrate, type App, type Deps } from '../../src/app.ts';
 import { createLogger } from '../../src/log.ts';
 import { createHttpServer } from '../../src/http/server.ts';
-import { routes } from '../../src/api/routes.ts';
+import { loadRoutes } from '../../src/cli/serve.command.ts';
 import type { Clock } from '../../src/clock.ts';
 
 export interface TestServer {
@@ -37,7 +37,7 @@ export async function startServer(flags: ConfigFlags = {}, options: { clock?: Cl
   const config = loadConfig({ port: 0, logLevel: 'info', ...flags, db: tmp.file }, options.env ?? {});
   const app = openApp(config, { log: createLogger('info', sink), ...(options.clock ? { clock: options.clock } : {}) });
   await migrate(app);
-  const http = createHttpServer(app, routes);
+  const http = createHttpServer(app, await loadRoutes());
   const port = await http.listen(0, '127.0.0.1');
   const deps: Deps = { ...app, config: withListenPort(config, port, flags.baseUrl !== undefined) };
   http.useDeps(deps);

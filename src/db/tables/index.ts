@@ -2,6 +2,16 @@ import type { AccountsTable, UsersTable } from './accounts.table.ts';
 import type { BlockListTable, LandingPagesTable, ProductPacksTable, ProductsTable, StoresTable } from './stores.table.ts';
 import type { ApiKeysTable } from './keys.table.ts';
 import type { FulfillmentJobsTable, IdempotencyRecordsTable, OrderEventsTable, OrdersTable } from './orders.table.ts';
+import type {
+  OAuthAccessTokensTable,
+  OAuthClientsTable,
+  OAuthCodesTable,
+  OAuthFamiliesTable,
+  OAuthRedirectsTable,
+  OAuthRefreshTokensTable,
+  OAuthSessionsTable,
+  OAuthSigningKeysTable,
+} from './oauth.table.ts';
 import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentWebhookEventsTable, RateLimitsTable } from './platform.table.ts';
 
 export type * from './accounts.table.ts';
@@ -10,6 +20,7 @@ export type * from './keys.table.ts';
 export type * from './orders.table.ts';
 export { ORDER_STATUSES } from './orders.table.ts';
 export type * from './platform.table.ts';
+export type * from './oauth.table.ts';
 
 export interface Database {
   accounts: AccountsTable;
@@ -28,4 +39,12 @@ export interface Database {
   catalog_versions: CatalogVersionsTable;
   rate_limits: RateLimitsTable;
   fulfillment_webhook_events: FulfillmentWebhookEventsTable;
+  oauth_redirects: OAuthRedirectsTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_sessions: OAuthSessionsTable;
+  oauth_families: OAuthFamiliesTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_refresh_tokens: OAuthRefreshTokensTable;
+  oauth_access_tokens: OAuthAccessTokensTable;
+  oauth_signing_keys: OAuthSigningKeysTable;
 }

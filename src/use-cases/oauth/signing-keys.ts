@@ -1,0 +1,91 @@
+// Access-token signing keys (OAUTH.md decision 9): ES256 keys kept in the database, one current.
+// `codrail oauth keys rotate` retires the current key: it stops signing at once and keeps
+// verifying the tokens it signed until they expire. Imported keys are cached by kid.
+import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
+import type { Db } from '../../db/connect.ts';
+import type { Clock } from '../../clock.ts';
+import { currentSigningKey, findSigningKey, insertSigningKey, listSigningKeys, retireSigningKeys } from '../../db/queries/oauth.queries.ts';
+import { writeTransaction } from '../../db/transaction.ts';
+import { randomBase62 } from '../../domain/keys.ts';
+import { OAUTH_ACCESS_TOKEN_TTL_S, OAUTH_CLOCK_SKEW_S } from '../../limits.ts';
+
+export const SIGNING_ALG = 'ES256';
+
+interface CachedKey {
+  key: CryptoKey;
+  retiredAt: string | null;
+}
+
+export class SigningKeys {
+  readonly #verify = new Map<string, CachedKey>();
+  readonly #sign = new Map<string, CryptoKey>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The current signing key, created on first use (a fresh database has none). */
+  async current(): Promise<{ kid: string; key: CryptoKey }> {
+    let row = await currentSigningKey(this.db);
+    if (!row) row = await this.#create();
+    let key = this.#sign.get(row.kid);
+    if (!key) {
+      key = (await importJWK(JSON.parse(row.private_jwk) as JWK, SIGNING_ALG)) as CryptoKey;
+      this.#sign.set(row.kid, key);
+    }
+    return { kid: row.kid, key };
+  }
+
+  /** The public key of `kid` if it may still verify tokens; undefined fails the verification. */
+  async verifyingKey(kid: string): Promise<CryptoKey | undefined> {
+    let cached = this.#verify.get(kid);
+    if (!cached) {
+      const row = await findSigningKey(this.db, kid);
+      if (!row || row.alg !== SIGNING_ALG) return undefined;
+      cached = { key: (await importJWK(JSON.parse(row.public_jwk) as JWK, SIGNING_ALG)) as CryptoKey, retiredAt: row.retired_at };
+      // A key retired later than it was cached still verifies only tokens it signed before: they expire within the hour.
+      this.#verify.set(kid, cached);
+    }
+    if (cached.retiredAt !== null) {
+      const until = Date.parse(cached.retiredAt) + (OAUTH_ACCESS_TOKEN_TTL_S + OAUTH_CLOCK_SKEW_S) * 1000;
+      if (this.clock.now().getTime() > until) return undefined;
+    }
+    return cached.key;
+  }
+
+  /** Retires every current key and creates a new one, in one transaction. */
+  async rotate(): Promise<{ kid: string; retired: string[] }> {
+    const before = (await listSigningKeys(this.db)).filter((k) => k.retired_at === null).map((k) => k.kid);
+    const row = await this.#create(true);
+    return { kid: row.kid, retired: before };
+  }
+
+  list() {
+    return listSigningKeys(this.db);
+  }
+
+  async #create(retireOthers = false) {
+    const { privateKey, publicKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
+    const now = this.clock.now().toISOString();
+    const kid = `${now.slice(0, 10).replaceAll('-', '')}-${randomBase62(12)}`;
+    const row = {
+      kid,
+      alg: SIGNING_ALG,
+      private_jwk: JSON.stringify(await exportJWK(privateKey)),
+      public_jwk: JSON.stringify({ ...(await exportJWK(publicKey)), kid, alg: SIGNING_ALG, use: 'sig' }),
+      created_at: now,
+      retired_at: null,
+    };
+    return writeTransaction(this.db, async (tx) => {
+      if (retireOthers) await retireSigningKeys(tx, now);
+      else {
+        // Two processes creating the first key at once: the second one uses the first's.
+        const existing = await currentSigningKey(tx);
+        if (existing) return existing;
+      }
+      await insertSigningKey(tx, row);
+      return row;
+    });
+  }
+}
