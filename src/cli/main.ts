@@ -10,6 +10,7 @@ import { register as keys } from './keys.command.ts';
 import { register as orders } from './orders.command.ts';
 import { register as cities } from './cities.command.ts';
 import { register as fulfillment } from './fulfillment.command.ts';
+import { register as oauth } from './oauth.command.ts';
 import { fail } from './output.ts';
 
 export function buildProgram(): Command {
@@ -20,7 +21,7 @@ export function buildProgram(): Command {
     .option('--json', 'print exactly one JSON document on stdout')
     .showHelpAfterError()
     .exitOverride();
-  for (const group of [migrate, serve, demo, accounts, stores, products, keys, orders, cities, fulfillment]) group(program);
+  for (const group of [migrate, serve, demo, accounts, stores, products, keys, orders, cities, fulfillment, oauth]) group(program);
   // Sub-commands inherit the usage-error behaviour.
   const walk = (cmd: Command) => {
     cmd.exitOverride();
