@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'price_below_floor'
   | 'order_rejected'
   | 'idempotency_mismatch'
+  | 'invalid_cursor'
   | 'not_ready'
   | 'internal'
   // OAuth 2.1 (RFC 6749 §4.1.2.1, §5.2; RFC 7591 §3.2.2; RFC 8707 §2; RFC 6750 §3.1)
@@ -51,6 +52,7 @@ const STATUS: Record<ErrorCode, number> = {
   price_below_floor: 400,
   order_rejected: 400,
   idempotency_mismatch: 400,
+  invalid_cursor: 400,
   not_ready: 503,
   internal: 500,
   invalid_request: 400,

@@ -77,6 +77,13 @@ export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 export const LIST_DEFAULT_LIMIT = 50;
 export const LIST_MAX_LIMIT = 1_000;
 
+/** MCP list tools (MCP-TOOLS.md §5.8): page size default and maximum; other values are clamped. */
+export const TOOL_LIST_DEFAULT_LIMIT = 20;
+export const TOOL_LIST_MAX_LIMIT = 100;
+/** MCP tool descriptions (MCP-TOOLS.md §5.3) and the serialized tools/list budget (§7). */
+export const TOOL_DESCRIPTION_MAX = 350;
+export const TOOLS_LIST_MAX_BYTES = 65_536;
+
 /** Store and catalog names. */
 export const NAME_MAX = 200;
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,78}[a-z0-9])?$/;

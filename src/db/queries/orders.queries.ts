@@ -104,3 +104,46 @@ export const releaseHeldJob = (tx: Tx, orderId: string, now: string) =>
 
 export const updateOrderFulfillment = (tx: Tx, id: string, change: Pick<OrdersTable, 'status' | 'fulfillment_status' | 'updated_at'>) =>
   tx.updateTable('orders').set(change).where('id', '=', id).execute();
+
+export interface AccountOrderFilter {
+  accountId: string;
+  storeId?: string | undefined;
+  statuses?: readonly OrderStatus[] | undefined;
+  needsReview?: boolean | undefined;
+  /** Order number, buyer name or phone. */
+  text?: string | undefined;
+  /** Keyset: rows strictly after this (created_at, id) in descending order. */
+  after?: { createdAt: string; id: string } | undefined;
+  limit: number;
+}
+
+/** One page of an account's orders, newest first, keyset over (created_at, id) (MCP-TOOLS.md §5.8). */
+export const listAccountOrders = (db: Db, f: AccountOrderFilter) => {
+  let q = db
+    .selectFrom('orders')
+    .innerJoin('stores', 'stores.id', 'orders.store_id')
+    .selectAll('orders')
+    .where('stores.account_id', '=', f.accountId);
+  if (f.storeId) q = q.where('orders.store_id', '=', f.storeId);
+  if (f.statuses?.length) q = q.where('orders.status', 'in', f.statuses);
+  if (f.needsReview !== undefined) q = q.where('orders.needs_review', '=', f.needsReview ? 1 : 0);
+  const text = f.text;
+  if (text) {
+    const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const digits = text.replace(/\D+/g, '');
+    q = q.where((eb) => {
+      // The pattern escapes % _ \ with a backslash, which SQLite honours only with an ESCAPE clause.
+      const contains = (column: 'orders.nombre' | 'orders.telefono') => sql<SqlBool>`${sql.ref(column)} like ${like} escape '\\'`;
+      const ors: Expression<SqlBool>[] = [contains('orders.nombre'), contains('orders.telefono')];
+      if (digits.length >= 3) ors.push(eb('orders.telefono_e164', 'like', `%${digits}%`));
+      if (/^\d{1,12}$/.test(text)) ors.push(eb('orders.order_number', '=', Number(text)));
+      return eb.or(ors);
+    });
+  }
+  const after = f.after;
+  if (after)
+    q = q.where((eb) =>
+      eb.or([eb('orders.created_at', '<', after.createdAt), eb.and([eb('orders.created_at', '=', after.createdAt), eb('orders.id', '<', after.id)])]),
+    );
+  return q.orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc').limit(f.limit).execute();
+};

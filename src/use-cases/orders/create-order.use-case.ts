@@ -32,8 +32,19 @@ import { authenticateKey, credentialPresent, type ApiKey, type PresentedCredenti
 import { hitOrderLimits, type RateState } from './order-rate-limits.ts';
 import { createdBody, type CreateOrderSuccess } from './order-view.ts';
 
+/** A caller already authenticated for its whole account (an MCP secret key or OAuth token). */
+export interface AccountCaller {
+  accountId: string;
+  /** Written into the order events: `key:<id>` or `oauth:<client_id>`. */
+  actor: string;
+  /** Rate-limit bucket: the key id or the token family id. */
+  subjectId: string;
+}
+
 export interface OrderRequest extends PresentedCredential {
   body: Record<string, unknown>;
+  /** Set by account surfaces (MCP create_order): replaces the key checks of steps 3–4. */
+  principal?: AccountCaller | undefined;
   origin?: string | undefined;
   referer?: string | undefined;
   ip: string | null;
@@ -62,6 +73,7 @@ interface Resolved {
   key: ApiKey | null;
   sandbox: boolean;
   actor: string;
+  subjectId?: string;
 }
 
 const isSet = (v: unknown) => v !== undefined && v !== null && v !== '';
@@ -91,7 +103,17 @@ async function activeStore(deps: Deps, id: string): Promise<Store | undefined> {
 
 /** Steps 2–4: mode, credential, key and origin checks. */
 async function resolveCaller(deps: Deps, req: OrderRequest, trace: OrderTrace): Promise<Resolved> {
-  const mode = chooseMode(req.body, credentialPresent(req));
+  const principal = req.principal;
+  const mode = chooseMode(req.body, principal !== undefined || credentialPresent(req));
+  if (principal) {
+    // Like a secret key: any active store of the account, no origin check, a live order. Another
+    // account's store is not_found so existence does not leak (MCP-TOOLS.md §5.14).
+    const storeId = uuidField(req.body, 'store_id');
+    const productId = uuidField(req.body, 'product_id');
+    const store = await activeStore(deps, storeId);
+    if (!store || store.account_id !== principal.accountId) throw new AppError('not_found', 'Store not found', [{ field: 'store_id', message: 'Unknown store' }]);
+    return { mode: 2, store, productId, landingId: null, key: null, sandbox: false, actor: principal.actor, subjectId: principal.subjectId };
+  }
   if (mode === 1) {
     const landingId = uuidField(req.body, 'landing_page_id');
     const landing = await findLanding(deps.db, landingId);
@@ -183,7 +205,7 @@ export async function createOrder(deps: Deps, req: OrderRequest, trace: OrderTra
 
   const rawPhone = typeof req.body.telefono === 'string' ? req.body.telefono : undefined;
   const phoneBucket = rawPhone ? (normalizePhone(rawPhone, r.store.country)?.e164 ?? phoneDigits(rawPhone)) : undefined;
-  await hitOrderLimits(deps, { ip: req.ip, keyId: r.key?.id, storeId: r.store.id, phone: phoneBucket || undefined }, (s) => {
+  await hitOrderLimits(deps, { ip: req.ip, keyId: r.key?.id, subjectId: r.subjectId, storeId: r.store.id, phone: phoneBucket || undefined }, (s) => {
     trace.rate = s;
   });
 

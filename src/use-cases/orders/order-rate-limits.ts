@@ -38,11 +38,15 @@ const ipBucket = (deps: Pick<Deps, 'config'>, ip: string | null): Bucket => ({
 /** Counts this request in every bucket it belongs to; throws 429 when one is over its limit. */
 export async function hitOrderLimits(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,
-  who: { ip: string | null; keyId?: string | undefined; storeId: string; phone?: string | undefined },
+  who: { ip: string | null; keyId?: string | undefined; subjectId?: string | undefined; storeId: string; phone?: string | undefined },
   report: (s: RateState) => void,
 ): Promise<void> {
   const now = deps.clock.now().getTime();
-  const buckets: Bucket[] = [ipBucket(deps, who.ip)];
+  // An account caller (MCP) comes from its assistant vendor's shared egress IPs: it is counted per
+  // subject (key or token family) at the key rate instead of per IP.
+  const buckets: Bucket[] = who.subjectId
+    ? [{ name: `order:subject:${who.subjectId}`, limit: deps.config.rateKeyPerMin, windowMs: RATE_WINDOW_KEY_MS }]
+    : [ipBucket(deps, who.ip)];
   if (who.keyId) buckets.push({ name: `order:key:${who.keyId}`, limit: deps.config.rateKeyPerMin, windowMs: RATE_WINDOW_KEY_MS });
   if (who.phone) buckets.push({ name: `order:phone:${who.storeId}:${who.phone}`, limit: deps.config.ratePhonePerHour, windowMs: RATE_WINDOW_PHONE_MS });
   let tightest: RateState | undefined;

@@ -51,3 +51,25 @@ export function orderView(o: OrderRow) {
     total_price: toMajor(total_price_minor),
   };
 }
+
+/** One line of an order list (MCP list_orders): enough to pick an order, not the whole record. */
+export function orderSummary(o: OrderRow) {
+  return {
+    id: o.id,
+    store_id: o.store_id,
+    order_number: o.order_number,
+    status: o.status,
+    needs_review: o.needs_review === 1,
+    sandbox: o.sandbox === 1,
+    nombre: o.nombre,
+    telefono: o.telefono,
+    departamento: o.departamento,
+    ciudad: o.ciudad,
+    pack: o.pack,
+    quantity: o.quantity,
+    total_price: toMajor(o.total_price_minor),
+    currency: o.currency,
+    fulfillment_status: o.fulfillment_status,
+    created_at: o.created_at,
+  };
+}

@@ -1,6 +1,6 @@
 // Support's view of orders: list, show (with events and outbox state), search.
 import type { Deps } from '../../app.ts';
-import { findJobByOrder, findOrder, findOrderByNumber, listEvents, listOrders, searchOrders, type OrderFilter } from '../../db/queries/orders.queries.ts';
+import { findJobByOrder, findOrder, findOrderByNumber, listEvents, listOrders, searchOrders, type OrderFilter, type OrderRow } from '../../db/queries/orders.queries.ts';
 import { ORDER_STATUSES, type OrderStatus } from '../../db/tables/index.ts';
 import { AppError, fieldError, notFound } from '../../errors.ts';
 import { UUID_PATTERN } from '../../ids.ts';
@@ -28,7 +28,11 @@ export async function findOrderArg(deps: Pick<Deps, 'db'>, idOrNumber: string, s
 
 /** By id, or by order number (with --store when several stores have that number). */
 export async function showOrder(deps: Pick<Deps, 'db'>, idOrNumber: string, storeId?: string) {
-  const order = await findOrderArg(deps, idOrNumber, storeId);
+  return orderDetail(deps, await findOrderArg(deps, idOrNumber, storeId));
+}
+
+/** The full order: the record, its events and its outbox job. */
+export async function orderDetail(deps: Pick<Deps, 'db'>, order: OrderRow) {
   const [events, job] = await Promise.all([listEvents(deps.db, order.id), findJobByOrder(deps.db, order.id)]);
   return {
     ...orderView(order),

@@ -1,0 +1,128 @@
+// /api/mcp (SPEC 11, MCP-TOOLS.md protocol decisions, OAUTH.md 1A): Bearer authentication on every
+// request (never the query string, never a session id), then the scope check on the parsed JSON-RPC
+// body before anything runs, then a fresh stateless SDK Server + Streamable HTTP transport.
+import type { IncomingMessage } from 'node:http';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { RequestContext } from '../http/context.ts';
+import { readBody } from '../http/body.ts';
+import { sendEmpty, sendJson } from '../http/respond.ts';
+import { AppError } from '../errors.ts';
+import type { Principal } from '../domain/oauth/principal.ts';
+import { INVOKE_SCOPE } from '../domain/oauth/scopes.ts';
+import { authenticateBearer } from '../use-cases/oauth/authenticate-bearer.use-case.ts';
+import { insufficientScopeChallenge, unauthorizedChallenge } from './bearer-challenge.ts';
+import { authInfo, createMcpServer } from './mcp-server.ts';
+import { TOOL_BY_NAME } from './tools/tool-catalog.ts';
+
+const ALLOWED_METHODS = 'POST, GET, DELETE, OPTIONS';
+const ALLOWED_HEADERS = 'authorization, content-type, mcp-protocol-version, mcp-session-id, last-event-id';
+const EXPOSED_HEADERS = 'WWW-Authenticate, Mcp-Session-Id';
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/** Auth is a header, not a cookie: any origin may call, and every answer says so (OAUTH.md T14). */
+function cors(ctx: RequestContext): void {
+  ctx.headers['Access-Control-Allow-Origin'] = '*';
+  ctx.headers['Access-Control-Expose-Headers'] = EXPOSED_HEADERS;
+}
+
+export function mcpPreflight(ctx: RequestContext): void {
+  cors(ctx);
+  sendEmpty(ctx, 204, {
+    'Access-Control-Allow-Methods': ALLOWED_METHODS,
+    'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+    'Access-Control-Max-Age': '600',
+  });
+}
+
+/** GET (server-initiated SSE stream) and DELETE (session end) have no meaning for a stateless server. */
+export function mcpMethodNotAllowed(ctx: RequestContext): never {
+  cors(ctx);
+  throw new AppError('method_not_allowed', `Method ${ctx.req.method} not allowed`, undefined, { Allow: 'POST, OPTIONS' });
+}
+
+const header = (ctx: RequestContext, name: string): string | undefined => {
+  const v = ctx.req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+async function authenticate(ctx: RequestContext): Promise<Principal | undefined> {
+  const authorization = header(ctx, 'authorization');
+  try {
+    return await authenticateBearer(ctx.deps, authorization);
+  } catch (error) {
+    if (!(error instanceof AppError) || (error.code !== 'unauthorized' && error.code !== 'invalid_token')) throw error;
+    ctx.req.resume();
+    const presented = error.code === 'invalid_token';
+    sendJson(
+      ctx,
+      401,
+      { error: error.code, error_description: error.message },
+      { 'WWW-Authenticate': unauthorizedChallenge(ctx.deps, presented), 'Cache-Control': 'no-store' },
+    );
+    return undefined;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Scopes the body needs and the principal lacks: mcp:invoke always, each called tool's own (§5.13). */
+function missingScopes(principal: Principal, body: unknown): string[] {
+  const needed = new Set<string>([INVOKE_SCOPE]);
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (!isObject(message) || message.method !== 'tools/call' || !isObject(message.params)) continue;
+    const name = message.params.name;
+    const tool = typeof name === 'string' ? TOOL_BY_NAME.get(name) : undefined;
+    if (tool) needed.add(tool.scope);
+  }
+  return [...needed].filter((s) => !principal.scopes.has(s));
+}
+
+const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } });
+
+/** POST /api/mcp. */
+export async function mcpRoute(ctx: RequestContext): Promise<void> {
+  cors(ctx);
+  const principal = await authenticate(ctx);
+  if (!principal) return;
+
+  const type = header(ctx, 'content-type');
+  if (!type || !JSON_TYPE.test(type)) {
+    ctx.req.resume();
+    sendJson(ctx, 415, jsonRpcError(-32000, 'Unsupported Media Type: Content-Type must be application/json'));
+    return;
+  }
+  const raw = await readBody(ctx);
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    sendJson(ctx, 400, jsonRpcError(-32700, 'Parse error: invalid JSON'));
+    return;
+  }
+
+  const missing = missingScopes(principal, body);
+  if (missing.length > 0) {
+    sendJson(
+      ctx,
+      403,
+      { error: 'insufficient_scope', error_description: `This call needs the scope ${missing.join(' ')}` },
+      { 'WWW-Authenticate': insufficientScopeChallenge(ctx.deps, principal.scopes, missing), 'Cache-Control': 'no-store' },
+    );
+    return;
+  }
+
+  const token = /^\S+\s+(\S+)/.exec(header(ctx, 'authorization') ?? '')?.[1] ?? '';
+  const server = createMcpServer({ ...ctx.deps, log: ctx.log });
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  ctx.res.once('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  // The SDK writes the answer itself: the headers every answer of this request carries go on first.
+  for (const [name, value] of Object.entries(ctx.headers)) ctx.res.setHeader(name, value);
+  await server.connect(transport);
+  const req = ctx.req as IncomingMessage & { auth?: AuthInfo };
+  req.auth = authInfo(token, principal);
+  await transport.handleRequest(req, ctx.res, body);
+}

@@ -1,0 +1,39 @@
+// The served catalog, computed once at load (STYLE: precomputed work): the tools in the order of
+// MCP-TOOLS.md §7 (account/meta, orders, …, geo), their JSON Schemas, a name index, and the §3.4
+// lint, which refuses to load a catalog that breaks it.
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { toJsonSchema } from '@valibot/to-json-schema';
+import { TOOLS_LIST_MAX_BYTES } from '../../limits.ts';
+import { accountTools } from './account.tools.ts';
+import { orderTools } from './orders.tools.ts';
+import { geoTools } from './geo.tools.ts';
+import { lintTools } from './lint-tools.ts';
+import type { ToolDefinition } from './tool-definition.ts';
+
+/** How many tools exist today; MCP-TOOLS.md §7 ends at 62. */
+export const TOOL_COUNT = 6;
+
+export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...orderTools, ...geoTools];
+
+export const TOOL_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(TOOLS.map((t) => [t.name, t]));
+
+function inputSchema(tool: ToolDefinition): Tool['inputSchema'] {
+  const { $schema: _drop, ...schema } = toJsonSchema(tool.input, { errorMode: 'throw', ignoreActions: ['trim'] }) as Record<string, unknown>;
+  // An empty object schema still lists `required: []` (§3.4: the root has properties and required).
+  return { ...schema, type: 'object', required: schema.required ?? [] } as Tool['inputSchema'];
+}
+
+/** The tools/list answer: every tool on one page, no nextCursor (MCP-TOOLS.md protocol decisions). */
+export const LISTED_TOOLS: readonly Tool[] = TOOLS.map((t) => ({
+  name: t.name,
+  title: t.title,
+  description: t.description,
+  inputSchema: inputSchema(t),
+  annotations: { title: t.title, ...t.annotations },
+  _meta: { 'dev.codrail/scopes': t.scope === 'mcp:invoke' ? ['mcp:invoke'] : ['mcp:invoke', t.scope] },
+}));
+
+const problems = lintTools(LISTED_TOOLS as never, TOOL_COUNT);
+const size = JSON.stringify({ tools: LISTED_TOOLS }).length;
+if (size > TOOLS_LIST_MAX_BYTES) problems.push(`tools/list is ${size} bytes, over ${TOOLS_LIST_MAX_BYTES}`);
+if (problems.length > 0) throw new Error(`MCP tool catalog refused (MCP-TOOLS.md §3.4):\n${problems.join('\n')}`);

@@ -1,0 +1,64 @@
+// The account surfaces' order input (MCP create_order, MCP-TOOLS.md §6.7 row 37): no price field,
+// the price comes from the pack (§5.5); the buyer is one object; an idempotency key is required (§5.11).
+import * as v from 'valibot';
+import { DEFAULT_PACK, IDEMPOTENCY_KEY_MAX, ORDER_FIELD_LIMITS as L, ORDER_QUANTITY } from '../../limits.ts';
+import { uuidInput } from '../validate.ts';
+
+const text = (field: keyof typeof L, min: number, max: number, description: string) =>
+  v.pipe(
+    v.string(`${field} must be a string`),
+    v.minLength(min, `${field} must be at least ${min} characters`),
+    v.maxLength(max, `${field} must be at most ${max} characters`),
+    v.description(description),
+  );
+
+const optionalText = (field: keyof typeof L, max: number, description: string) =>
+  v.optional(v.pipe(v.string(`${field} must be a string`), v.maxLength(max, `${field} must be at most ${max} characters`), v.description(description)));
+
+export const BuyerSchema = v.pipe(
+  v.strictObject({
+    nombre: text('nombre', L.nombre.min, L.nombre.max, 'Buyer full name.'),
+    telefono: text('telefono', L.telefono.min, L.telefono.max, "Buyer phone, national or E.164; must be valid for the store's country."),
+    departamento: text('departamento', L.departamento.min, L.departamento.max, 'Region: departamento / estado / provincia.'),
+    ciudad: text('ciudad', L.ciudad.min, L.ciudad.max, 'City; canonicalized against the catalog (see canonicalize_city).'),
+    direccion: text('direccion', L.direccion.min, L.direccion.max, 'Delivery address.'),
+    barrio: optionalText('barrio', L.barrio.max, 'Neighbourhood.'),
+    referencia: optionalText('referencia', L.referencia.max, 'Delivery reference, e.g. "casa azul".'),
+    distrito: optionalText('distrito', L.distrito.max, 'Third administrative level, for PE, CR and PA.'),
+    colonia: optionalText('colonia', L.colonia.max, 'Sub-locality, for MX.'),
+    codigo_postal: optionalText('codigo_postal', L.codigo_postal.max, 'Postal code; required for MX and ES.'),
+  }),
+  v.description('Who receives the parcel and pays on delivery.'),
+);
+
+export const CreateAccountOrderSchema = v.strictObject({
+  store_id: uuidInput('store_id', 'Store id (from get_account).'),
+  product_id: uuidInput('product_id', 'Product id of that store.'),
+  pack: v.optional(
+    v.pipe(
+      v.string('pack must be a string'),
+      v.minLength(L.pack.min, 'pack must not be empty'),
+      v.maxLength(L.pack.max, `pack must be at most ${L.pack.max} characters`),
+      v.description(`Pack code like 1x, 2x, 3x (default ${DEFAULT_PACK}); its price is the unit price.`),
+    ),
+  ),
+  quantity: v.optional(
+    v.pipe(
+      v.number('quantity must be a number'),
+      v.integer('quantity must be an integer'),
+      v.minValue(ORDER_QUANTITY.min, `quantity must be at least ${ORDER_QUANTITY.min}`),
+      v.maxValue(ORDER_QUANTITY.max, `quantity must be at most ${ORDER_QUANTITY.max}`),
+      v.description(`Number of packs (default ${ORDER_QUANTITY.default}).`),
+    ),
+  ),
+  buyer: BuyerSchema,
+  idempotency_key: v.pipe(
+    v.string('idempotency_key must be a string'),
+    v.regex(/^[\x21-\x7e]+$/, 'idempotency_key must be printable ASCII without spaces'),
+    v.minLength(1, 'idempotency_key must not be empty'),
+    v.maxLength(IDEMPOTENCY_KEY_MAX, `idempotency_key must be at most ${IDEMPOTENCY_KEY_MAX} characters`),
+    v.description('Unique per intended order; a retry with the same key and input returns the same order.'),
+  ),
+});
+
+export type CreateAccountOrderInput = v.InferOutput<typeof CreateAccountOrderSchema>;
