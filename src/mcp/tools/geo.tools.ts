@@ -12,7 +12,7 @@ export const geoTools = [
     annotations: READ_ONLY,
     input: ListCatalogCitiesSchema,
     hints: {
-      invalid_input: 'Omit region to list every region, or check the spelling against list_cities.',
+      invalid_input: 'country is an ISO code such as CO, MX or PA; omit region to list the cities of every region.',
       invalid_cursor: 'Pass next_cursor from the previous list_cities answer, or omit cursor to start over.',
     },
     run: (deps, _principal, input) => listCatalogCities(deps, input),
