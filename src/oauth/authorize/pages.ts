@@ -1,0 +1,151 @@
+// The sign-in, consent and error pages (OAUTH.md decisions 7, 16): plain server-rendered HTML
+// forms that any HTTP client can drive, readable on a phone, in Spanish or English.
+import { GRANTABLE_SCOPES } from '../../domain/oauth/scopes.ts';
+
+export type Lang = 'es' | 'en';
+
+const TEXT = {
+  es: {
+    signInTitle: 'Iniciar sesión',
+    signInLead: (client: string) => `${client} quiere conectarse a tu cuenta de codrail.`,
+    email: 'Correo electrónico',
+    password: 'Contraseña',
+    signIn: 'Entrar',
+    wrong: 'Correo o contraseña incorrectos.',
+    tooMany: 'Demasiados intentos. Espera unos minutos e inténtalo de nuevo.',
+    consentTitle: 'Autorizar acceso',
+    consentLead: (client: string) => `${client} solicita acceso a tu cuenta de codrail.`,
+    redirect: 'Te devolverá a',
+    loopback: 'Esta aplicación se ejecuta en tu propio equipo (dirección local). Autoriza solo si la iniciaste tú.',
+    signedInAs: 'Sesión iniciada como',
+    other: 'Usar otra cuenta',
+    scopesLead: 'Permisos solicitados (puedes desmarcar los que no quieras conceder):',
+    always: 'Siempre incluido: usar las herramientas de codrail (mcp:invoke).',
+    allow: 'Autorizar',
+    deny: 'Denegar',
+    errorTitle: 'No se puede continuar',
+    unknownClient: 'La aplicación que te envió aquí no está registrada o fue revocada.',
+    badRedirect: 'La dirección de retorno de la aplicación no está permitida.',
+    csrf: 'El formulario caducó o no es válido. Vuelve a la aplicación e inténtalo de nuevo.',
+  },
+  en: {
+    signInTitle: 'Sign in',
+    signInLead: (client: string) => `${client} wants to connect to your codrail account.`,
+    email: 'Email',
+    password: 'Password',
+    signIn: 'Sign in',
+    wrong: 'Wrong email or password.',
+    tooMany: 'Too many attempts. Wait a few minutes and try again.',
+    consentTitle: 'Authorize access',
+    consentLead: (client: string) => `${client} is asking for access to your codrail account.`,
+    redirect: 'It will send you back to',
+    loopback: 'This application runs on your own computer (a local address). Allow it only if you started it.',
+    signedInAs: 'Signed in as',
+    other: 'Use another account',
+    scopesLead: 'Requested permissions (untick any you do not want to grant):',
+    always: 'Always included: use the codrail tools (mcp:invoke).',
+    allow: 'Allow',
+    deny: 'Deny',
+    errorTitle: 'Cannot continue',
+    unknownClient: 'The application that sent you here is not registered or was revoked.',
+    badRedirect: "The application's return address is not allowed.",
+    csrf: 'The form expired or is not valid. Go back to the application and try again.',
+  },
+} as const;
+
+const SCOPE_TEXT: Record<string, { es: string; en: string }> = {
+  'orders:create': { es: 'Crear pedidos', en: 'Create orders' },
+  'orders:read': { es: 'Ver pedidos y compradores', en: 'See orders and buyers' },
+  'orders:write': { es: 'Modificar, cancelar y enviar pedidos', en: 'Change, cancel and push orders' },
+  'products:read': { es: 'Ver productos y precios', en: 'See products and prices' },
+  'products:write': { es: 'Modificar productos y precios', en: 'Change products and prices' },
+  'landings:read': { es: 'Ver páginas de venta', en: 'See landing pages' },
+  'landings:write': { es: 'Crear y publicar páginas de venta', en: 'Create and publish landing pages' },
+  'stores:read': { es: 'Ver tiendas, dominios y llaves', en: 'See stores, domains and keys' },
+  'stores:write': { es: 'Modificar tiendas, dominios y llaves', en: 'Change stores, domains and keys' },
+  'whatsapp:write': { es: 'Enviar mensajes de WhatsApp a compradores', en: 'Send WhatsApp messages to buyers' },
+};
+
+/** `ui_locales` wins, then Accept-Language; Spanish by default (the sellers' language). */
+export function pickLang(uiLocales: string | null, acceptLanguage: string | undefined): Lang {
+  const first = (uiLocales ?? '').split(' ')[0]?.toLowerCase() ?? '';
+  if (first.startsWith('en')) return 'en';
+  if (first.startsWith('es')) return 'es';
+  const ranked = (acceptLanguage ?? '')
+    .split(',')
+    .map((part) => {
+      const [tag, ...rest] = part.trim().toLowerCase().split(';');
+      const q = rest.find((r) => r.trim().startsWith('q='));
+      return { tag: tag ?? '', q: q ? Number(q.trim().slice(2)) || 0 : 1 };
+    })
+    .filter((x) => x.tag.startsWith('es') || x.tag.startsWith('en'))
+    .sort((a, b) => b.q - a.q);
+  return ranked[0]?.tag.startsWith('en') ? 'en' : 'es';
+}
+
+export const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const STYLE = `body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f4f5f7;color:#1d2330}
+main{max-width:26rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 4px #0002}
+h1{font-size:1.35rem;margin:0 0 .75rem}label{display:block;margin:.75rem 0 .25rem;font-weight:600}
+input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.7rem;font-size:1rem;border:1px solid #b8bfcc;border-radius:8px}
+button{font-size:1rem;padding:.75rem 1.1rem;border-radius:8px;border:0;margin-top:1rem;cursor:pointer}
+.primary{background:#0b5cff;color:#fff}.secondary{background:#e4e7ec;color:#1d2330}.link{background:none;color:#0b5cff;padding:0;margin:0}
+.scope{display:flex;gap:.6rem;align-items:flex-start;margin:.5rem 0;font-weight:400}.scope input{margin-top:.3rem;width:1.2rem;height:1.2rem}
+.error{background:#fdecec;color:#8a1c1c;padding:.6rem .8rem;border-radius:8px}.warn{background:#fff6e0;padding:.6rem .8rem;border-radius:8px}
+.muted{color:#5b6475;font-size:.9rem}code{font-size:.85rem}.row{display:flex;gap:.75rem;flex-wrap:wrap}
+@media (max-width:30rem){main{margin:0;border-radius:0;min-height:100vh}}`;
+
+function layout(lang: Lang, title: string, body: string): string {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)} · codrail</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+}
+
+const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+
+export interface FormContext {
+  lang: Lang;
+  csrf: string;
+  /** The original authorization request's query string, carried through every form. */
+  request: string;
+  action: string;
+  clientName: string;
+}
+
+export function signInPage(f: FormContext, problem?: 'wrong' | 'tooMany'): string {
+  const t = TEXT[f.lang];
+  return layout(
+    f.lang,
+    t.signInTitle,
+    `<h1>${t.signInTitle}</h1><p>${escapeHtml(t.signInLead(f.clientName))}</p>${problem ? `<p class="error" role="alert">${t[problem]}</p>` : ''}
+<form method="post" action="${escapeHtml(f.action)}">${hidden('csrf', f.csrf)}${hidden('request', f.request)}${hidden('step', 'signin')}
+<label for="email">${t.email}</label><input id="email" type="email" name="email" autocomplete="username" required>
+<label for="password">${t.password}</label><input id="password" type="password" name="password" autocomplete="current-password" required>
+<button class="primary" type="submit">${t.signIn}</button></form>`,
+  );
+}
+
+export function consentPage(f: FormContext, c: { email: string; redirectUri: string; scopes: readonly string[]; loopback: boolean }): string {
+  const t = TEXT[f.lang];
+  const host = new URL(c.redirectUri).host || c.redirectUri;
+  const boxes = c.scopes
+    .filter((s) => s !== 'mcp:invoke' && GRANTABLE_SCOPES.includes(s as never))
+    .map((s) => `<label class="scope"><input type="checkbox" name="grant" value="${escapeHtml(s)}" checked><span>${escapeHtml(SCOPE_TEXT[s]?.[f.lang] ?? s)} <code>${escapeHtml(s)}</code></span></label>`)
+    .join('');
+  return layout(
+    f.lang,
+    t.consentTitle,
+    `<h1>${t.consentTitle}</h1><p>${escapeHtml(t.consentLead(f.clientName))}</p>
+<p class="muted">${t.redirect} <strong>${escapeHtml(host)}</strong></p>${c.loopback ? `<p class="warn">${t.loopback}</p>` : ''}
+<form method="post" action="${escapeHtml(f.action)}">${hidden('csrf', f.csrf)}${hidden('request', f.request)}${hidden('step', 'consent')}
+<p>${t.scopesLead}</p>${boxes}<p class="muted">${t.always}</p>
+<div class="row"><button class="primary" type="submit" name="decision" value="allow">${t.allow}</button><button class="secondary" type="submit" name="decision" value="deny">${t.deny}</button></div></form>
+<form method="post" action="${escapeHtml(f.action)}">${hidden('csrf', f.csrf)}${hidden('request', f.request)}${hidden('step', 'signout')}
+<p class="muted">${t.signedInAs} ${escapeHtml(c.email)} · <button class="link" type="submit">${t.other}</button></p></form>`,
+  );
+}
+
+export function errorPage(lang: Lang, problem: 'unknownClient' | 'badRedirect' | 'csrf'): string {
+  const t = TEXT[lang];
+  return layout(lang, t.errorTitle, `<h1>${t.errorTitle}</h1><p class="error" role="alert">${t[problem]}</p>`);
+}

@@ -1,0 +1,46 @@
+// Sign-in for the consent pages (OAUTH.md decision 7): account users with scrypt password hashes,
+// a server-side session stored as a hash, attempts rate-limited per IP and per email.
+import { randomBytes } from 'node:crypto';
+import type { Deps } from '../../app.ts';
+import { AppError } from '../../errors.ts';
+import { findUserByEmail } from '../../db/queries/accounts.queries.ts';
+import { deleteSession, findSessionUser, insertSession } from '../../db/queries/oauth.queries.ts';
+import { hitBucket } from '../../db/queries/rate-limits.queries.ts';
+import { hashPassword, verifyPassword, PASSWORD_MAX } from '../../domain/password.ts';
+import { OAUTH_SESSION_TTL_S, OAUTH_SIGNIN_PER_WINDOW, OAUTH_SIGNIN_WINDOW_MS } from '../../limits.ts';
+import { secretHash } from './token.use-case.ts';
+
+/** Compared against when the email is unknown, so both failures take the same time. */
+const DUMMY_HASH = hashPassword('codrail-dummy-password');
+
+export type SessionUser = NonNullable<Awaited<ReturnType<typeof findSessionUser>>>;
+
+export async function signIn(deps: Pick<Deps, 'db' | 'clock'>, input: { email: string | undefined; password: string | undefined; ip: string | null }): Promise<{ sessionToken: string; userId: string }> {
+  const email = (input.email ?? '').trim().toLowerCase();
+  const password = input.password ?? '';
+  const now = deps.clock.now().getTime();
+  const window = Math.floor(now / OAUTH_SIGNIN_WINDOW_MS) * OAUTH_SIGNIN_WINDOW_MS;
+  const byIp = await hitBucket(deps.db, `signin:ip:${input.ip ?? 'unknown'}`, window);
+  const byEmail = email ? await hitBucket(deps.db, `signin:email:${email.slice(0, 254)}`, window) : 0;
+  if (byIp > OAUTH_SIGNIN_PER_WINDOW || byEmail > OAUTH_SIGNIN_PER_WINDOW) throw new AppError('rate_limited', 'Too many sign-in attempts');
+  const user = email && email.length <= 254 ? await findUserByEmail(deps.db, email) : undefined;
+  const ok = verifyPassword(password.slice(0, PASSWORD_MAX), user?.password_hash ?? DUMMY_HASH) && user !== undefined && user.disabled_at === null;
+  if (!ok) throw new AppError('unauthorized', 'Wrong email or password');
+  const sessionToken = randomBytes(32).toString('base64url');
+  await insertSession(deps.db, {
+    hash: secretHash(sessionToken),
+    user_id: user.id,
+    created_at: new Date(now).toISOString(),
+    expires_at: new Date(now + OAUTH_SESSION_TTL_S * 1000).toISOString(),
+  });
+  return { sessionToken, userId: user.id };
+}
+
+export async function sessionUser(deps: Pick<Deps, 'db' | 'clock'>, sessionToken: string | undefined): Promise<SessionUser | undefined> {
+  if (!sessionToken || sessionToken.length > 100) return undefined;
+  return findSessionUser(deps.db, secretHash(sessionToken), deps.clock.now().toISOString());
+}
+
+export async function signOut(deps: Pick<Deps, 'db'>, sessionToken: string | undefined): Promise<void> {
+  if (sessionToken && sessionToken.length <= 100) await deleteSession(deps.db, secretHash(sessionToken));
+}
