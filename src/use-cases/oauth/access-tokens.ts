@@ -29,13 +29,18 @@ export interface AccessTokenGrant {
   resource: string;
 }
 
-/** Signs a new access token and records its id (revocable one by one) in the same transaction. */
-export async function issueAccessToken(deps: Pick<Deps, 'clock' | 'config' | 'signingKeys'>, tx: Tx, grant: AccessTokenGrant) {
+export type Signer = Awaited<ReturnType<Deps['signingKeys']['current']>>;
+
+/**
+ * Signs a new access token and records its id (revocable one by one) in the same transaction.
+ * The signer is fetched before the transaction: the database has one connection, held by `tx`.
+ */
+export async function issueAccessToken(deps: Pick<Deps, 'clock' | 'config'>, tx: Tx, grant: AccessTokenGrant, signer: Signer) {
   const now = deps.clock.now();
   const iat = Math.floor(now.getTime() / 1000);
   const exp = iat + OAUTH_ACCESS_TOKEN_TTL_S;
   const jti = newId();
-  const { kid, key } = await deps.signingKeys.current();
+  const { kid, key } = signer;
   const jws = await new SignJWT({ client_id: grant.clientId, scope: grant.scope })
     .setProtectedHeader({ alg: SIGNING_ALG, kid, typ: 'at+jwt' })
     .setIssuer(issuerUrl(deps))

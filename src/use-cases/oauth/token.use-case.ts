@@ -22,7 +22,7 @@ import { verifierMatches } from '../../domain/oauth/pkce.ts';
 import { joinScopes, splitScope } from '../../domain/oauth/scopes.ts';
 import { OAUTH_REFRESH_ABSOLUTE_S, OAUTH_REFRESH_IDLE_S, OAUTH_SECRET_CHARS } from '../../limits.ts';
 import { findLiveClient, type ClientRow } from './clients.use-case.ts';
-import { issueAccessToken } from './access-tokens.ts';
+import { issueAccessToken, type Signer } from './access-tokens.ts';
 import { checkResource } from './resource.ts';
 
 export const REFRESH_TOKEN_PREFIX = 'svc_refresh_';
@@ -49,7 +49,7 @@ export async function authenticateClient(deps: Pick<Deps, 'db'>, clientId: strin
   return client;
 }
 
-async function mintTokens(deps: TokenDeps, tx: Tx, grant: { familyId: string; userId: string; clientId: string; resource: string; scope: string }): Promise<TokenResponse> {
+async function mintTokens(deps: TokenDeps, tx: Tx, signer: Signer, grant: { familyId: string; userId: string; clientId: string; resource: string; scope: string }): Promise<TokenResponse> {
   const now = deps.clock.now();
   const refresh = REFRESH_TOKEN_PREFIX + randomBase62(OAUTH_SECRET_CHARS);
   await insertRefreshToken(tx, {
@@ -59,7 +59,7 @@ async function mintTokens(deps: TokenDeps, tx: Tx, grant: { familyId: string; us
     expires_at: new Date(now.getTime() + OAUTH_REFRESH_IDLE_S * 1000).toISOString(),
     rotated_at: null,
   });
-  const access = await issueAccessToken(deps, tx, grant);
+  const access = await issueAccessToken(deps, tx, grant, signer);
   return { access_token: access.token, token_type: 'Bearer', expires_in: access.expiresIn, refresh_token: refresh, scope: grant.scope };
 }
 
@@ -75,6 +75,7 @@ export async function exchangeCode(deps: TokenDeps, input: CodeExchange): Promis
   const client = await authenticateClient(deps, input.clientId);
   if (!input.code || !input.codeVerifier || !input.redirectUri) throw new AppError('invalid_request', 'code, code_verifier and redirect_uri are required');
   const hash = secretHash(input.code);
+  const signer = await deps.signingKeys.current();
   const now = deps.clock.now().toISOString();
   const outcome = await writeTransaction(deps.db, async (tx): Promise<{ tokens?: TokenResponse; error?: AppError }> => {
     if (!(await consumeCode(tx, hash, now))) {
@@ -106,7 +107,7 @@ export async function exchangeCode(deps: TokenDeps, input: CodeExchange): Promis
       revoked_reason: null,
     });
     await setCodeFamily(tx, hash, familyId);
-    return { tokens: await mintTokens(deps, tx, { familyId, userId: code.user_id, clientId: client.id, resource: code.resource, scope: code.scope }) };
+    return { tokens: await mintTokens(deps, tx, signer, { familyId, userId: code.user_id, clientId: client.id, resource: code.resource, scope: code.scope }) };
   });
   if (outcome.error) throw outcome.error;
   deps.log.info({ clientId: client.id }, 'oauth code exchanged');
@@ -124,6 +125,7 @@ export async function refreshTokens(deps: TokenDeps, input: RefreshExchange): Pr
   const client = await authenticateClient(deps, input.clientId);
   if (!input.refreshToken) throw new AppError('invalid_request', 'refresh_token is required');
   const hash = secretHash(input.refreshToken);
+  const signer = await deps.signingKeys.current();
   const now = deps.clock.now().toISOString();
   const outcome = await writeTransaction(deps.db, async (tx): Promise<{ tokens?: TokenResponse; error?: AppError }> => {
     const rt = await findRefreshToken(tx, hash);
@@ -144,7 +146,7 @@ export async function refreshTokens(deps: TokenDeps, input: RefreshExchange): Pr
     if (!(await rotateRefreshToken(tx, hash, now))) return { error: invalidGrant() };
     await touchFamily(tx, rt.family_id, now);
     const scope = asked.length > 0 ? joinScopes(asked) : rt.scope;
-    const tokens = await mintTokens(deps, tx, { familyId: rt.family_id, userId: rt.user_id, clientId: client.id, resource: rt.resource, scope });
+    const tokens = await mintTokens(deps, tx, signer, { familyId: rt.family_id, userId: rt.user_id, clientId: client.id, resource: rt.resource, scope });
     // The refresh token keeps the family's whole grant even when this access token is narrower.
     return { tokens: { ...tokens, scope } };
   });
