@@ -9,6 +9,7 @@ import {
   DEFAULT_RATE_IP_PER_MIN,
   DEFAULT_RATE_KEY_PER_MIN,
   DEFAULT_RATE_PHONE_PER_HOUR,
+  OAUTH_REGISTER_PER_HOUR,
 } from './limits.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -36,6 +37,8 @@ export interface Config {
   readonly rateIpPerMin: number;
   readonly rateKeyPerMin: number;
   readonly ratePhonePerHour: number;
+  /** OAuth dynamic client registrations per client IP per hour (OAUTH.md T29). */
+  readonly rateRegisterPerHour: number;
 }
 
 /** What the CLI may pass; every field optional, strings as typed on the command line. */
@@ -54,6 +57,7 @@ export interface ConfigFlags {
   rateIpPerMin?: string | number | undefined;
   rateKeyPerMin?: string | number | undefined;
   ratePhonePerHour?: string | number | undefined;
+  rateRegisterPerHour?: string | number | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -122,6 +126,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     rateIpPerMin: int('rate-ip-per-min', pick(flags.rateIpPerMin, env.CODRAIL_RATE_IP_PER_MIN), DEFAULT_RATE_IP_PER_MIN, 1, 1_000_000),
     rateKeyPerMin: int('rate-key-per-min', pick(flags.rateKeyPerMin, env.CODRAIL_RATE_KEY_PER_MIN), DEFAULT_RATE_KEY_PER_MIN, 1, 1_000_000),
     ratePhonePerHour: int('rate-phone-per-hour', pick(flags.ratePhonePerHour, env.CODRAIL_RATE_PHONE_PER_HOUR), DEFAULT_RATE_PHONE_PER_HOUR, 1, 1_000_000),
+    rateRegisterPerHour: int('rate-register-per-hour', pick(flags.rateRegisterPerHour, env.CODRAIL_RATE_REGISTER_PER_HOUR), OAUTH_REGISTER_PER_HOUR, 1, 1_000_000),
   });
 }
 

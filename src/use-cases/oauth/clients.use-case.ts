@@ -17,7 +17,7 @@ import {
 } from '../../db/queries/oauth.queries.ts';
 import { randomBase62 } from '../../domain/keys.ts';
 import { redirectAllowed, validAllowlistEntry } from '../../domain/oauth/redirect-uris.ts';
-import { OAUTH_CLIENT_ID_CHARS, OAUTH_CLIENT_NAME_MAX, OAUTH_MAX_REDIRECT_URIS, OAUTH_REGISTER_PER_HOUR } from '../../limits.ts';
+import { OAUTH_CLIENT_ID_CHARS, OAUTH_CLIENT_NAME_MAX, OAUTH_MAX_REDIRECT_URIS } from '../../limits.ts';
 import { hitBucket } from '../../db/queries/rate-limits.queries.ts';
 
 export const CLIENT_ID_PREFIX = 'mcp_';
@@ -149,11 +149,11 @@ export async function removeRedirect(deps: Pick<Deps, 'db'>, uri: string) {
 }
 
 /** OAUTH.md T29: registrations per client IP per hour; the next one is 429 with Retry-After. */
-export async function hitRegistrationLimit(deps: Pick<Deps, 'db' | 'clock'>, ip: string | null): Promise<void> {
+export async function hitRegistrationLimit(deps: Pick<Deps, 'db' | 'clock' | 'config'>, ip: string | null): Promise<void> {
   const now = deps.clock.now().getTime();
   const hour = 3_600_000;
   const start = Math.floor(now / hour) * hour;
   const count = await hitBucket(deps.db, `register:ip:${ip ?? 'unknown'}`, start);
-  if (count > OAUTH_REGISTER_PER_HOUR)
+  if (count > deps.config.rateRegisterPerHour)
     throw new AppError('rate_limited', 'Too many registrations from this address', undefined, { 'Retry-After': String(Math.ceil((start + hour - now) / 1000)) });
 }
