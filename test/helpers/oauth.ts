@@ -136,11 +136,12 @@ export function authorizeUrl(base: string, p: Record<string, string | undefined>
 }
 
 /** One complete grant through the pages: register, sign in, consent, redeem. */
-export async function obtainTokens(base: string, user: { email: string; password: string }, opts: { scope?: string; grant?: string[] } = {}) {
+/** Pass one `browser` across calls to stay signed in (sign-ins are rate-limited, as in real life). */
+export async function obtainTokens(base: string, user: { email: string; password: string }, opts: { scope?: string; grant?: string[]; browser?: Browser } = {}) {
   const client = await registerLoopbackClient(base);
   const { verifier, challenge } = pkcePair();
   const redirectUri = client.redirect_uris[0]!;
-  const callback = await new Browser(base).authorize(
+  const callback = await (opts.browser ?? new Browser(base)).authorize(
     authorizeUrl(base, { response_type: 'code', client_id: client.client_id, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256', state: 'st', scope: opts.scope, resource: `${base}/api/mcp` }),
     user,
     opts.grant ? { grant: opts.grant } : {},
