@@ -77,6 +77,9 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
       `demo test key (sandbox, shown once; a new one each start): ${demo.key.key}`,
       'place a first order:',
       `  ${demo.curl}`,
+      '',
+      `connect an MCP client (MCP Inspector, Claude Code, VS Code…) to ${demo.mcp.url}`,
+      `  it discovers OAuth by itself; sign in as ${demo.user.email} / ${demo.user.password} (a new password each start)`,
     );
   }
   process.stderr.write(`${out.join('\n')}\n`);

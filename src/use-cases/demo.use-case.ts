@@ -1,8 +1,12 @@
 // `codrail demo` (and `npm start`): an idempotent demo account, store, product, landing page and
-// test key. Keys are stored hashed and shown once, so every run rolls the demo key: the old one is
-// revoked and the new one printed. Everything else is found again, not duplicated.
+// test key, and a demo user to sign in on the OAuth consent page. Keys and passwords are stored
+// hashed and shown once, so every run rolls the demo key and the demo password and prints the new
+// ones. Everything else is found again, not duplicated.
 import type { Deps } from '../app.ts';
-import { findAccountByName } from '../db/queries/accounts.queries.ts';
+import { findAccountByName, findUserByEmail, setUserPassword } from '../db/queries/accounts.queries.ts';
+import { hashPassword } from '../domain/password.ts';
+import { randomBase62 } from '../domain/keys.ts';
+import { createUser } from './accounts/accounts.use-case.ts';
 import { listKeys } from '../db/queries/keys.queries.ts';
 import { findLandingBySlug, findProductBySku, listStores } from '../db/queries/stores.queries.ts';
 import { createAccount } from './accounts/accounts.use-case.ts';
@@ -18,6 +22,7 @@ export const DEMO = {
   slug: 'demo-faja',
   keyLabel: 'demo',
   domain: 'demo.codrail.test',
+  email: 'demo@codrail.test',
 } as const;
 
 export async function runDemo(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
@@ -45,6 +50,10 @@ export async function runDemo(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
   const key = existing
     ? await rollApiKey(deps, existing.id, 0)
     : await createKey(deps, { store_id: store.id, type: 'publishable', env: 'test', label: DEMO.keyLabel });
+  const password = randomBase62(16);
+  const user = await findUserByEmail(deps.db, DEMO.email);
+  if (user) await setUserPassword(deps.db, user.id, hashPassword(password));
+  else await createUser(deps, { account_id: account.id, email: DEMO.email, password });
   const order = {
     store_id: store.id,
     product_id: product.id,
@@ -67,6 +76,8 @@ export async function runDemo(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
     product: { id: product.id, name: product.name, sku: DEMO.sku },
     landing: { id: landing.id, slug: landing.slug, url: `${deps.config.baseUrl}/l/${landing.slug}` },
     key: { id: key.id, key: key.key, env: key.env, prefix: key.prefix },
+    user: { email: DEMO.email, password },
+    mcp: { url: `${deps.config.baseUrl}/api/mcp`, metadata: `${deps.config.baseUrl}/.well-known/oauth-protected-resource/api/mcp` },
     curl,
   };
 }

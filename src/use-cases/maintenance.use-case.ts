@@ -1,14 +1,17 @@
 // Housekeeping `serve` runs periodically: rate-limit windows that ended and idempotency records
-// past their lifetime. Both tables would otherwise grow with every request.
+// past their lifetime, expired OAuth access-token ids, sessions and unredeemed codes. These tables
+// would otherwise grow with every request.
 import type { Deps } from '../app.ts';
 import { deleteStaleBuckets } from '../db/queries/rate-limits.queries.ts';
 import { deleteIdempotencyBefore } from '../db/queries/orders.queries.ts';
+import { deleteExpiredOAuthRows } from '../db/queries/oauth.queries.ts';
 import { IDEMPOTENCY_TTL_MS, RATE_WINDOW_PHONE_MS } from '../limits.ts';
 
-export async function sweepExpired(deps: Pick<Deps, 'db' | 'clock'>): Promise<{ rateBuckets: number; idempotencyRecords: number }> {
+export async function sweepExpired(deps: Pick<Deps, 'db' | 'clock'>): Promise<{ rateBuckets: number; idempotencyRecords: number; oauthRows: number }> {
   const now = deps.clock.now().getTime();
   // The longest window is the phone window: anything that started before it ended is dead.
   const buckets = await deleteStaleBuckets(deps.db, now - RATE_WINDOW_PHONE_MS);
   const records = await deleteIdempotencyBefore(deps.db, new Date(now - IDEMPOTENCY_TTL_MS).toISOString());
-  return { rateBuckets: Number(buckets[0]?.numDeletedRows ?? 0), idempotencyRecords: Number(records[0]?.numDeletedRows ?? 0) };
+  const oauthRows = await deleteExpiredOAuthRows(deps.db, new Date(now).toISOString());
+  return { rateBuckets: Number(buckets[0]?.numDeletedRows ?? 0), idempotencyRecords: Number(records[0]?.numDeletedRows ?? 0), oauthRows };
 }

@@ -23,6 +23,9 @@ test('codrail demo run twice keeps the same account, store, product and landing 
   assert.equal(first.key.env, 'test');
   assert.ok(first.curl.includes(first.key.key), 'the curl line carries the new key');
   assert.ok(first.curl.includes(first.store.id) && first.curl.includes(first.product.id));
+  assert.equal(first.user.email, 'demo@codrail.test');
+  assert.match(first.user.password, /^[0-9A-Za-z]{16}$/);
+  assert.match(first.mcp.url, /\/api\/mcp$/);
 
   const second = (await cliJson(tmp.file, ['demo'])).json;
   assert.deepEqual(
@@ -32,6 +35,7 @@ test('codrail demo run twice keeps the same account, store, product and landing 
   assert.notEqual(second.key.id, first.key.id);
   assert.notEqual(second.key.key, first.key.key);
   assert.match(second.key.key, /^svc_test_pub_[0-9A-Za-z]{32}$/);
+  assert.notEqual(second.user.password, first.user.password);
 
   const stored = readDb(tmp.file, (db) => ({
     counts: db
@@ -50,4 +54,11 @@ test('codrail demo run twice keeps the same account, store, product and landing 
   assert.equal(fresh?.id, second.key.id);
   assert.equal(fresh?.revoked_at, null);
   assert.equal(fresh?.hash, sha256(second.key.key));
+  // The demo password is stored as a scrypt hash only, and only the newest one signs in.
+  const { verifyPassword } = await import('../../src/domain/password.ts');
+  const users = readDb(tmp.file, (db) => db.prepare('SELECT email, password_hash FROM users').all() as { email: string; password_hash: string }[]);
+  assert.equal(users.length, 1);
+  assert.ok(!users[0]!.password_hash.includes(second.user.password));
+  assert.equal(verifyPassword(second.user.password, users[0]!.password_hash), true);
+  assert.equal(verifyPassword(first.user.password, users[0]!.password_hash), false);
 });

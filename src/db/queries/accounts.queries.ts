@@ -22,3 +22,5 @@ export const listUsers = (db: Db, accountId?: string) => {
   if (accountId) q = q.where('account_id', '=', accountId);
   return q.orderBy('created_at').execute();
 };
+
+export const setUserPassword = (db: Db | Tx, id: string, passwordHash: string) => db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();

@@ -1,5 +1,5 @@
 // SQL of the OAuth authorization server (migration 0003). Secrets are looked up by hash.
-import { sql, type Insertable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
 import type {
@@ -113,10 +113,14 @@ export const findAccessTokenState = (db: Q, jti: string) =>
     .executeTakeFirst();
 export const revokeAccessTokenRow = (db: Q, jti: string, at: string) =>
   db.updateTable('oauth_access_tokens').set({ revoked_at: at }).where('jti', '=', jti).where('revoked_at', 'is', null).execute();
-export const deleteExpiredOAuthRows = async (db: Db, now: string) => {
-  await db.deleteFrom('oauth_access_tokens').where('expires_at', '<', now).execute();
-  await db.deleteFrom('oauth_sessions').where('expires_at', '<', now).execute();
-  await db.deleteFrom('oauth_codes').where('expires_at', '<', sql<string>`${now}`).where('family_id', 'is', null).execute();
+/** Rows that can no longer mean anything: expired access-token ids, sessions and unredeemed codes. */
+export const deleteExpiredOAuthRows = async (db: Db, now: string): Promise<number> => {
+  const results = await Promise.all([
+    db.deleteFrom('oauth_access_tokens').where('expires_at', '<', now).executeTakeFirst(),
+    db.deleteFrom('oauth_sessions').where('expires_at', '<', now).executeTakeFirst(),
+    db.deleteFrom('oauth_codes').where('expires_at', '<', now).where('family_id', 'is', null).executeTakeFirst(),
+  ]);
+  return results.reduce((n, r) => n + Number(r.numDeletedRows), 0);
 };
 
 // Signing keys

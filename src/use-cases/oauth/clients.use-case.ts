@@ -137,7 +137,7 @@ export const listRedirectAllowlist = async (deps: Pick<Deps, 'db'>) =>
 
 export async function addRedirect(deps: Pick<Deps, 'db' | 'clock'>, uri: string, label?: string) {
   const problem = validAllowlistEntry(uri);
-  if (problem) throw fieldError('uri', `The redirect URI ${problem}`);
+  if (problem) throw fieldError('uri', `The redirect URI is refused: ${problem}`);
   await insertRedirect(deps.db, { uri, label: label ?? null, created_at: deps.clock.now().toISOString() });
   return listRedirectAllowlist(deps);
 }
