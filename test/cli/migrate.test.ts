@@ -23,7 +23,7 @@ test('codrail migrate on a fresh file applies the migrations and loads the bundl
     coCities: (db.prepare("SELECT count(*) AS n FROM city_catalogs WHERE country = 'CO' AND catalog = 'fulfillment'").get() as { n: number }).n,
     mode: (db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode,
   }));
-  assert.deepEqual(stored.migrations, [{ name: '0001-initial' }, { name: '0002-fulfillment' }]);
+  assert.deepEqual(stored.migrations, [{ name: '0001-initial' }, { name: '0002-fulfillment' }, { name: '0003-oauth' }]);
   assert.ok(stored.coCities > 1000, `CO fulfillment catalog has ${stored.coCities} cities`);
   assert.equal(stored.mode, 'wal');
 
