@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import { DEFAULT_PACK, IDEMPOTENCY_KEY_MAX, ORDER_FIELD_LIMITS as L, ORDER_QUANTITY } from '../../limits.ts';
 import { uuidInput } from '../validate.ts';
+import { packQuantity } from './create-order.schema.ts';
 
 const text = (field: keyof typeof L, min: number, max: number, description: string) =>
   v.pipe(
@@ -42,15 +43,7 @@ export const CreateAccountOrderSchema = v.strictObject({
       v.description(`Pack code like 1x, 2x, 3x (default ${DEFAULT_PACK}); its price is the unit price.`),
     ),
   ),
-  quantity: v.optional(
-    v.pipe(
-      v.number('quantity must be a number'),
-      v.integer('quantity must be an integer'),
-      v.minValue(ORDER_QUANTITY.min, `quantity must be at least ${ORDER_QUANTITY.min}`),
-      v.maxValue(ORDER_QUANTITY.max, `quantity must be at most ${ORDER_QUANTITY.max}`),
-      v.description(`Number of packs (default ${ORDER_QUANTITY.default}).`),
-    ),
-  ),
+  quantity: v.optional(packQuantity(`Number of packs (default ${ORDER_QUANTITY.default}).`)),
   buyer: BuyerSchema,
   idempotency_key: v.pipe(
     v.string('idempotency_key must be a string'),

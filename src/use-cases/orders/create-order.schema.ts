@@ -31,6 +31,16 @@ const money = (field: string, description: string) =>
     v.description(description),
   );
 
+/** How many packs an order takes (seed 8: 1..10); shared by every order input. */
+export const packQuantity = (description: string) =>
+  v.pipe(
+    v.number('quantity must be a number'),
+    v.integer('quantity must be an integer'),
+    v.minValue(ORDER_QUANTITY.min, `quantity must be at least ${ORDER_QUANTITY.min}`),
+    v.maxValue(ORDER_QUANTITY.max, `quantity must be at most ${ORDER_QUANTITY.max}`),
+    v.description(description),
+  );
+
 export const CreateOrderInputSchema = v.pipe(
   v.object(
     {
@@ -57,16 +67,7 @@ export const CreateOrderInputSchema = v.pipe(
         ),
         DEFAULT_PACK,
       ),
-      quantity: v.optional(
-        v.pipe(
-          v.number('quantity must be a number'),
-          v.integer('quantity must be an integer'),
-          v.minValue(ORDER_QUANTITY.min, `quantity must be at least ${ORDER_QUANTITY.min}`),
-          v.maxValue(ORDER_QUANTITY.max, `quantity must be at most ${ORDER_QUANTITY.max}`),
-          v.description('Number of packs.'),
-        ),
-        ORDER_QUANTITY.default,
-      ),
+      quantity: v.optional(packQuantity('Number of packs.'), ORDER_QUANTITY.default),
       unit_price: money('unit_price', "Price of one pack, in major units of the store's currency."),
       total_price: money('total_price', 'Total to collect on delivery; subject to the anti-fraud floor.'),
       website: v.optional(v.pipe(v.unknown(), v.description('Honeypot: a real checkout leaves it empty or absent.'))),
