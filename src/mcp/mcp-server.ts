@@ -2,6 +2,7 @@
 // answers the precomputed catalog; tools/call parses the input with the tool's valibot schema and runs
 // it for the principal the HTTP layer authenticated (carried in `authInfo.extra.principal`).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../app.ts';
@@ -13,6 +14,12 @@ import { toolFailure, toolResult } from './tools/tool-results.ts';
 export const SERVER_INFO = { name: 'codrail', title: 'codrail', version: '0.1.0' } as const;
 
 const LIST_ANSWER = { tools: LISTED_TOOLS };
+/**
+ * The SDK builds a fresh Ajv instance per Server unless given one (it validates elicitation forms,
+ * which we never send): one shared validator keeps the per-request Server cheap.
+ */
+const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+const SERVER_OPTIONS = { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: SCHEMA_VALIDATOR };
 
 /** What the HTTP layer hands to the SDK transport as `req.auth`. */
 export function authInfo(token: string, principal: Principal): AuthInfo {
@@ -28,7 +35,7 @@ function principalOf(info: AuthInfo | undefined): Principal {
 
 /** A fresh Server per request (stateless Streamable HTTP): only these objects are built per call. */
 export function createMcpServer(deps: Deps): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } } });
+  const server = new Server(SERVER_INFO, SERVER_OPTIONS);
   server.setRequestHandler(ListToolsRequestSchema, () => LIST_ANSWER);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = TOOL_BY_NAME.get(request.params.name);

@@ -11,7 +11,7 @@ import { OAUTH_ACCESS_TOKEN_TTL_S, OAUTH_CLOCK_SKEW_S } from '../../limits.ts';
 import { AppError } from '../../errors.ts';
 import { splitScope } from '../../domain/oauth/scopes.ts';
 import type { Principal } from '../../domain/oauth/principal.ts';
-import { SIGNING_ALG } from './signing-keys.ts';
+import { SIGNING_ALG, type VerifiedClaims } from './signing-keys.ts';
 
 export const ACCESS_TOKEN_PREFIX = 'svc_oauth_';
 /** A compact JWS of our claims is well under this; anything longer is not ours. */
@@ -64,8 +64,16 @@ export async function issueAccessToken(deps: Pick<Deps, 'clock' | 'config'>, tx:
 const invalidToken = () => new AppError('invalid_token', 'The access token is invalid, expired or revoked');
 
 /** Signature, issuer, audience, expiry (with a little skew); returns the claims or undefined. */
-export async function verifyAccessTokenSignature(deps: Pick<Deps, 'clock' | 'config' | 'signingKeys'>, token: string, options: { ignoreExpiry?: boolean } = {}) {
+export async function verifyAccessTokenSignature(
+  deps: Pick<Deps, 'clock' | 'config' | 'signingKeys'>,
+  token: string,
+  options: { ignoreExpiry?: boolean } = {},
+): Promise<VerifiedClaims | undefined> {
   if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > MAX_ACCESS_TOKEN_LENGTH) return undefined;
+  if (!options.ignoreExpiry) {
+    const known = await deps.signingKeys.recall(token);
+    if (known) return known;
+  }
   const jws = token.slice(ACCESS_TOKEN_PREFIX.length);
   if (!JWS.test(jws)) return undefined;
   try {
@@ -73,7 +81,6 @@ export async function verifyAccessTokenSignature(deps: Pick<Deps, 'clock' | 'con
     if (header.alg !== SIGNING_ALG || typeof header.kid !== 'string' || header.typ !== 'at+jwt') return undefined;
     const key = await deps.signingKeys.verifyingKey(header.kid);
     if (!key) return undefined;
-    const now = deps.clock.now();
     const { payload } = await jwtVerify(jws, key, {
       algorithms: [SIGNING_ALG],
       issuer: issuerUrl(deps),
@@ -81,10 +88,12 @@ export async function verifyAccessTokenSignature(deps: Pick<Deps, 'clock' | 'con
       typ: 'at+jwt',
       requiredClaims: ['jti', 'sub', 'exp', 'iat'],
       clockTolerance: OAUTH_CLOCK_SKEW_S,
-      currentDate: options.ignoreExpiry ? new Date(0) : now,
+      currentDate: options.ignoreExpiry ? new Date(0) : deps.clock.now(),
     });
-    if (typeof payload.jti !== 'string') return undefined;
-    return payload as typeof payload & { jti: string; sub: string; client_id?: unknown };
+    if (typeof payload.jti !== 'string' || typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return undefined;
+    const claims: VerifiedClaims = { jti: payload.jti, sub: payload.sub, client_id: payload.client_id, exp: payload.exp, kid: header.kid };
+    if (!options.ignoreExpiry) deps.signingKeys.remember(token, claims);
+    return claims;
   } catch (error) {
     if (error instanceof joseErrors.JOSEError || error instanceof TypeError || error instanceof SyntaxError) return undefined;
     throw error;

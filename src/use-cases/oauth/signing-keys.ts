@@ -16,9 +16,21 @@ interface CachedKey {
   retiredAt: string | null;
 }
 
+/** Signature checks remembered per token (bounded); revocation is still read from the database each time. */
+const VERIFIED_CACHE_MAX = 10_000;
+
+export interface VerifiedClaims {
+  jti: string;
+  sub: string;
+  client_id?: unknown;
+  exp: number;
+  kid: string;
+}
+
 export class SigningKeys {
   readonly #verify = new Map<string, CachedKey>();
   readonly #sign = new Map<string, CryptoKey>();
+  readonly #verified = new Map<string, VerifiedClaims>();
 
   constructor(
     private readonly db: Db,
@@ -52,6 +64,25 @@ export class SigningKeys {
       if (this.clock.now().getTime() > until) return undefined;
     }
     return cached.key;
+  }
+
+  /**
+   * A token whose signature, issuer and audience were already verified, while it has not expired
+   * and its key may still verify. Saves the ES256 verification on every request of a session.
+   */
+  async recall(token: string): Promise<VerifiedClaims | undefined> {
+    const claims = this.#verified.get(token);
+    if (!claims) return undefined;
+    if (claims.exp * 1000 <= this.clock.now().getTime() || !(await this.verifyingKey(claims.kid))) {
+      this.#verified.delete(token);
+      return undefined;
+    }
+    return claims;
+  }
+
+  remember(token: string, claims: VerifiedClaims): void {
+    if (this.#verified.size >= VERIFIED_CACHE_MAX) this.#verified.delete(this.#verified.keys().next().value!);
+    this.#verified.set(token, claims);
   }
 
   /** Retires every current key and creates a new one, in one transaction. */
