@@ -33,3 +33,32 @@ export function runCli(args: string[], options: { db?: string; input?: string; e
     child.stdin.end(options.input ?? '');
   });
 }
+
+export interface ServeProcess {
+  child: import('node:child_process').ChildProcess;
+  base: string;
+  /** Everything serve wrote on stdout (JSON log lines) and stderr (the banner), so far. */
+  output(): { stdout: string; stderr: string };
+  exited: Promise<number | null>;
+}
+
+/** The real `codrail serve --port 0` on a database file; resolves once it prints its base URL. */
+export function spawnServe(db: string, args: string[] = [], timeoutMs = 30_000): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), timeoutMs);
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      const m = /codrail listening on (http:\/\/\S+)/.exec(stderr);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, base: m[1]!, output: () => ({ stdout, stderr }), exited });
+      }
+    });
+    void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+}

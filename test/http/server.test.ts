@@ -1,11 +1,10 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request, type IncomingHttpHeaders } from 'node:http';
-import { spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { startServer, tempDbFile, type TestServer } from '../helpers/server.ts';
 import { seedShop, orderBody, postOrder, type Shop } from '../helpers/fixtures.ts';
-import { BIN } from '../helpers/cli.ts';
+import { spawnServe } from '../helpers/cli.ts';
 import { OpenApiChecker, type OpenApiDoc } from '../helpers/openapi.ts';
 import { buildOpenApi } from '../../src/api/openapi.ts';
 import { createLogger, REDACT_PATHS } from '../../src/log.ts';
@@ -338,24 +337,9 @@ describe('a server whose database is gone', () => {
 describe('codrail serve', () => {
   test('SIGTERM lets the request in flight finish, then exits 0', async () => {
     const tmp = tempDbFile();
-    const child = spawn(process.execPath, [BIN, '--db', tmp.file, 'serve', '--port', '0', '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const serve = await spawnServe(tmp.file, ['--log-level', 'info'], 20_000);
+    const { child, base, exited } = serve;
     try {
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      const base = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 20_000);
-        child.stderr.on('data', (d: Buffer) => {
-          stderr += d.toString();
-          const m = /codrail listening on (http:\/\/\S+)/.exec(stderr);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[1]!);
-          }
-        });
-        void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-      });
       assert.equal((await fetch(`${base}/healthz`)).status, 200);
 
       // A request whose body is half sent when the signal arrives.
@@ -378,15 +362,17 @@ describe('codrail serve', () => {
       req.write(body.subarray(0, 5));
       await new Promise((r) => setTimeout(r, 200));
       child.kill('SIGTERM');
-      await waitFor(() => stdout.includes('shutting down'), 5_000);
+      await waitFor(() => serve.output().stdout.includes('shutting down'), 5_000);
       req.end(body.subarray(5));
       const res = await answer;
       assert.equal(res.status, 400, res.body);
       assertErrorShape(JSON.parse(res.body));
 
       const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 5_000).unref())]);
-      assert.equal(code, 0, stderr);
-      const lines = stdout
+      assert.equal(code, 0, serve.output().stderr);
+      const lines = serve
+        .output()
+        .stdout
         .split('\n')
         .filter((l) => l.trim())
         .map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -4,7 +4,7 @@
 // come from the real CLI, the consent happens on the real pages, and the client is the SDK's own.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -12,7 +12,7 @@ import { UnauthorizedError, auth, extractWWWAuthenticateParams, type OAuthClient
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { BIN, runCli } from '../helpers/cli.ts';
+import { runCli, spawnServe } from '../helpers/cli.ts';
 import { tempDbFile } from '../helpers/server.ts';
 import { Browser, PASSWORD } from '../helpers/oauth.ts';
 import { GRANTABLE_SCOPES } from '../../src/domain/oauth/scopes.ts';
@@ -151,21 +151,9 @@ describe('the MCP SDK client against codrail serve', () => {
   };
 
   before(async () => {
-    child = spawn(process.execPath, [BIN, '--db', tmp.file, 'serve', '--port', '0', '--log-level', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    base = await new Promise<string>((resolve, reject) => {
-      let stderr = '';
-      const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 30_000);
-      child.stderr!.on('data', (d: Buffer) => {
-        stderr += d.toString();
-        const m = /codrail listening on (http:\/\/\S+)/.exec(stderr);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]!);
-        }
-      });
-      void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-    });
+    const serve = await spawnServe(tmp.file, ['--log-level', 'warn']);
+    child = serve.child;
+    base = serve.base;
     mcpUrl = new URL(`${base}/api/mcp`);
     accountId = (await cli(['accounts', 'create', '--name', 'SDK account'])).id;
     const created = await cli(['users', 'create', '--account', accountId, '--email', user.email, '--password-stdin'], `${user.password}\n`);
