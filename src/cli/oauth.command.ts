@@ -8,6 +8,7 @@ import { collect, globals, print, withApp } from './output.ts';
 // Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
 const loadClients = () => import('../use-cases/oauth/clients.use-case.ts');
 const loadGrants = () => import('../use-cases/oauth/grants.use-case.ts');
+const loadKeys = () => import('../use-cases/oauth/signing-keys.use-case.ts');
 
 /** Why a callback is refused, in the operator's terms (domain/oauth/redirect-uris.ts is the rule). */
 const REDIRECT_RULE =
@@ -116,14 +117,14 @@ export function register(program: Command): void {
     .command('rotate')
     .description('create a new signing key; the current one stops signing and verifies its tokens until they expire')
     .action(async (_o, cmd: Command) => {
-      const r = await withApp(cmd, async (app) => (await loadGrants()).rotateSigningKey(app));
+      const r = await withApp(cmd, async (app) => (await loadKeys()).rotateSigningKey(app));
       print(globals(cmd), r, `new signing key ${r.kid}${r.retired.length ? `\nretired ${r.retired.join(', ')}` : ''}`);
     });
   keys
     .command('list')
     .description('list signing keys (ids only, never key material)')
     .action(async (_o, cmd: Command) => {
-      const rows = await withApp(cmd, async (app) => (await loadGrants()).listSigningKeyIds(app));
+      const rows = await withApp(cmd, async (app) => (await loadKeys()).listSigningKeyIds(app));
       print(globals(cmd), rows, lines(rows.map((k) => `${k.kid}  ${k.alg}  created ${k.created_at}  ${k.retired_at ? `retired ${k.retired_at}` : 'current'}`), '(no signing keys yet: one is created on first use)'));
     });
 }

@@ -3,7 +3,8 @@ import type { RequestContext } from './context.ts';
 import { AppError } from '../errors.ts';
 import { MAX_BODY_BYTES } from '../limits.ts';
 
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+/** `application/json` and `application/*+json`, with or without parameters. */
+export const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 const tooLarge = () => new AppError('payload_too_large', `Request body exceeds ${MAX_BODY_BYTES} bytes`);
 

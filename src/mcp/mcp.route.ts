@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { RequestContext } from '../http/context.ts';
-import { readBody } from '../http/body.ts';
+import { JSON_TYPE, readBody } from '../http/body.ts';
 import { sendEmpty, sendJson } from '../http/respond.ts';
 import { AppError } from '../errors.ts';
 import type { Principal } from '../domain/oauth/principal.ts';
@@ -18,7 +18,6 @@ import { TOOL_BY_NAME } from './tools/tool-catalog.ts';
 const ALLOWED_METHODS = 'POST, GET, DELETE, OPTIONS';
 const ALLOWED_HEADERS = 'authorization, content-type, mcp-protocol-version, mcp-session-id, last-event-id';
 const EXPOSED_HEADERS = 'WWW-Authenticate, Mcp-Session-Id';
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /** Auth is a header, not a cookie: any origin may call, and every answer says so (OAUTH.md T14). */
 function cors(ctx: RequestContext): void {

@@ -1,13 +1,12 @@
 // POST /api/oauth/register (RFC 7591; OAUTH.md decisions 5–6, T22–T30): 201 with the kept
 // redirect URIs, public client, no secret; rate-limited per client IP.
-import { readBody } from '../http/body.ts';
+import { JSON_TYPE, readBody } from '../http/body.ts';
 import { sendJson } from '../http/respond.ts';
 import { AppError } from '../errors.ts';
 import { OAUTH_REGISTER_MAX_BYTES } from '../limits.ts';
 import { hitRegistrationLimit, registerClient } from '../use-cases/oauth/clients.use-case.ts';
 import { NO_STORE, oauthEndpoint } from './oauth-http.ts';
 
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 export const registerRoute = oauthEndpoint(async (ctx) => {
   const type = ctx.req.headers['content-type'];

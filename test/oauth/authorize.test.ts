@@ -166,7 +166,7 @@ describe('GET/POST /api/oauth/authorize', () => {
     const browser = new Browser(server.url);
     const callback = await browser.authorize(params({ scope: 'orders:read products:write' }), user, { grant: ['orders:read'] });
     const code = callback.searchParams.get('code')!;
-    const row = await server.deps.db.selectFrom('oauth_codes').selectAll().where('hash', '=', (await import('../../src/use-cases/oauth/token.use-case.ts')).secretHash(code)).executeTakeFirstOrThrow();
+    const row = await server.deps.db.selectFrom('oauth_codes').selectAll().where('hash', '=', (await import('../../src/domain/keys.ts')).hashKey(code)).executeTakeFirstOrThrow();
     assert.equal(row.scope, 'mcp:invoke orders:read');
     assert.equal(row.redirect_uri, 'http://127.0.0.1:54321/callback');
     assert.equal(row.used_at, null);

@@ -3,10 +3,9 @@
 // hash, single use, 60 seconds.
 import type { Deps } from '../../app.ts';
 import { insertCode } from '../../db/queries/oauth.queries.ts';
-import { randomBase62 } from '../../domain/keys.ts';
 import { INVOKE_SCOPE, joinScopes, type Scope } from '../../domain/oauth/scopes.ts';
 import { OAUTH_CODE_TTL_S, OAUTH_SECRET_CHARS } from '../../limits.ts';
-import { secretHash } from './token.use-case.ts';
+import { hashKey, randomBase62 } from '../../domain/keys.ts';
 
 export interface Approval {
   clientId: string;
@@ -29,7 +28,7 @@ export async function approveAuthorization(deps: Pick<Deps, 'db' | 'clock'>, a: 
   const code = randomBase62(OAUTH_SECRET_CHARS);
   const scope = grantedScopes(a.requested, a.ticked);
   await insertCode(deps.db, {
-    hash: secretHash(code),
+    hash: hashKey(code),
     client_id: a.clientId,
     user_id: a.userId,
     redirect_uri: a.redirectUri,

@@ -19,6 +19,3 @@ export async function revokeGrant(deps: Pick<Deps, 'db' | 'clock'>, familyId: st
   return { id: after.id, client_id: after.client_id, account_id: after.account_id, revoked_at: after.revoked_at, revoked_reason: after.revoked_reason };
 }
 
-/** `codrail oauth keys rotate|list`. */
-export const rotateSigningKey = (deps: Pick<Deps, 'signingKeys'>) => deps.signingKeys.rotate();
-export const listSigningKeyIds = (deps: Pick<Deps, 'signingKeys'>) => deps.signingKeys.list();

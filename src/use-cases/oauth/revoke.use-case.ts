@@ -5,14 +5,15 @@ import type { Deps } from '../../app.ts';
 import { AppError } from '../../errors.ts';
 import { findAccessTokenState, findRefreshToken, revokeAccessTokenRow, revokeFamilyRow } from '../../db/queries/oauth.queries.ts';
 import { ACCESS_TOKEN_PREFIX, verifyAccessTokenSignature } from './access-tokens.ts';
-import { REFRESH_TOKEN_PREFIX, authenticateClient, secretHash } from './token.use-case.ts';
+import { hashKey } from '../../domain/keys.ts';
+import { REFRESH_TOKEN_PREFIX, authenticateClient } from './token.use-case.ts';
 
 export async function revokeToken(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'signingKeys' | 'log'>, input: { clientId: string | undefined; token: string | undefined }): Promise<void> {
   if (!input.token) throw new AppError('invalid_request', 'token is required');
   const client = await authenticateClient(deps, input.clientId);
   const now = deps.clock.now().toISOString();
   if (input.token.startsWith(REFRESH_TOKEN_PREFIX)) {
-    const rt = await findRefreshToken(deps.db, secretHash(input.token));
+    const rt = await findRefreshToken(deps.db, hashKey(input.token));
     if (rt && rt.client_id === client.id) {
       await revokeFamilyRow(deps.db, rt.family_id, now, 'revoked_by_client');
       deps.log.info({ clientId: client.id, familyId: rt.family_id }, 'oauth refresh token revoked');

@@ -8,7 +8,7 @@ import { deleteSession, findSessionUser, insertSession } from '../../db/queries/
 import { hitBucket } from '../../db/queries/rate-limits.queries.ts';
 import { hashPassword, verifyPassword, PASSWORD_MAX } from '../../domain/password.ts';
 import { OAUTH_SESSION_TTL_S, OAUTH_SIGNIN_PER_WINDOW, OAUTH_SIGNIN_WINDOW_MS } from '../../limits.ts';
-import { secretHash } from './token.use-case.ts';
+import { hashKey } from '../../domain/keys.ts';
 
 /** Compared against when the email is unknown, so both failures take the same time. */
 const DUMMY_HASH = hashPassword('codrail-dummy-password');
@@ -28,7 +28,7 @@ export async function signIn(deps: Pick<Deps, 'db' | 'clock'>, input: { email: s
   if (!ok) throw new AppError('unauthorized', 'Wrong email or password');
   const sessionToken = randomBytes(32).toString('base64url');
   await insertSession(deps.db, {
-    hash: secretHash(sessionToken),
+    hash: hashKey(sessionToken),
     user_id: user.id,
     created_at: new Date(now).toISOString(),
     expires_at: new Date(now + OAUTH_SESSION_TTL_S * 1000).toISOString(),
@@ -38,9 +38,9 @@ export async function signIn(deps: Pick<Deps, 'db' | 'clock'>, input: { email: s
 
 export async function sessionUser(deps: Pick<Deps, 'db' | 'clock'>, sessionToken: string | undefined): Promise<SessionUser | undefined> {
   if (!sessionToken || sessionToken.length > 100) return undefined;
-  return findSessionUser(deps.db, secretHash(sessionToken), deps.clock.now().toISOString());
+  return findSessionUser(deps.db, hashKey(sessionToken), deps.clock.now().toISOString());
 }
 
 export async function signOut(deps: Pick<Deps, 'db'>, sessionToken: string | undefined): Promise<void> {
-  if (sessionToken && sessionToken.length <= 100) await deleteSession(deps.db, secretHash(sessionToken));
+  if (sessionToken && sessionToken.length <= 100) await deleteSession(deps.db, hashKey(sessionToken));
 }

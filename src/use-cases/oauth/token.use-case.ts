@@ -1,7 +1,6 @@
 // POST /api/oauth/token (seed 4.3 and §5 rules 3–4; OAUTH.md decisions 8, 10, 11, 17).
 // authorization_code: atomic single use, PKCE S256, client/redirect/resource bound to the code.
 // refresh_token: rotation on every use; presenting a rotated token revokes the whole family.
-import { createHash } from 'node:crypto';
 import type { Deps } from '../../app.ts';
 import { AppError, oauthError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
@@ -17,7 +16,7 @@ import {
   setCodeFamily,
   touchFamily,
 } from '../../db/queries/oauth.queries.ts';
-import { randomBase62 } from '../../domain/keys.ts';
+import { hashKey, randomBase62 } from '../../domain/keys.ts';
 import { verifierMatches } from '../../domain/oauth/pkce.ts';
 import { joinScopes, splitScope } from '../../domain/oauth/scopes.ts';
 import { OAUTH_REFRESH_ABSOLUTE_S, OAUTH_REFRESH_IDLE_S, OAUTH_SECRET_CHARS } from '../../limits.ts';
@@ -26,8 +25,6 @@ import { issueAccessToken, type Signer } from './access-tokens.ts';
 import { checkResource } from './resource.ts';
 
 export const REFRESH_TOKEN_PREFIX = 'svc_refresh_';
-
-export const secretHash = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 /** RFC 6749 §5.1 plus `scope` always (OAUTH.md decision 17). */
 export interface TokenResponse {
@@ -53,7 +50,7 @@ async function mintTokens(deps: TokenDeps, tx: Tx, signer: Signer, grant: { fami
   const now = deps.clock.now();
   const refresh = REFRESH_TOKEN_PREFIX + randomBase62(OAUTH_SECRET_CHARS);
   await insertRefreshToken(tx, {
-    hash: secretHash(refresh),
+    hash: hashKey(refresh),
     family_id: grant.familyId,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + OAUTH_REFRESH_IDLE_S * 1000).toISOString(),
@@ -74,7 +71,7 @@ export interface CodeExchange {
 export async function exchangeCode(deps: TokenDeps, input: CodeExchange): Promise<TokenResponse> {
   const client = await authenticateClient(deps, input.clientId);
   if (!input.code || !input.codeVerifier || !input.redirectUri) throw new AppError('invalid_request', 'code, code_verifier and redirect_uri are required');
-  const hash = secretHash(input.code);
+  const hash = hashKey(input.code);
   const signer = await deps.signingKeys.current();
   const now = deps.clock.now().toISOString();
   const outcome = await writeTransaction(deps.db, async (tx): Promise<{ tokens?: TokenResponse; error?: AppError }> => {
@@ -124,7 +121,7 @@ export interface RefreshExchange {
 export async function refreshTokens(deps: TokenDeps, input: RefreshExchange): Promise<TokenResponse> {
   const client = await authenticateClient(deps, input.clientId);
   if (!input.refreshToken) throw new AppError('invalid_request', 'refresh_token is required');
-  const hash = secretHash(input.refreshToken);
+  const hash = hashKey(input.refreshToken);
   const signer = await deps.signingKeys.current();
   const now = deps.clock.now().toISOString();
   const outcome = await writeTransaction(deps.db, async (tx): Promise<{ tokens?: TokenResponse; error?: AppError }> => {
