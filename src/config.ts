@@ -1,6 +1,7 @@
 // Configuration: flags win over environment, environment over defaults (SPEC 2).
 // This is the only module that reads process.env.
 import { AppError } from './errors.ts';
+import { parseCurrency } from './domain/countries.ts';
 import {
   DEFAULT_FULFILLMENT_CONCURRENCY,
   DEFAULT_FULFILLMENT_MAX_ATTEMPTS,
@@ -39,6 +40,8 @@ export interface Config {
   readonly ratePhonePerHour: number;
   /** OAuth dynamic client registrations per client IP per hour (OAUTH.md T29). */
   readonly rateRegisterPerHour: number;
+  /** Currencies whose prices must be whole although ISO 4217 gives them decimals (e.g. COP). */
+  readonly wholeCurrencies: ReadonlySet<string>;
 }
 
 /** What the CLI may pass; every field optional, strings as typed on the command line. */
@@ -58,6 +61,7 @@ export interface ConfigFlags {
   rateKeyPerMin?: string | number | undefined;
   ratePhonePerHour?: string | number | undefined;
   rateRegisterPerHour?: string | number | undefined;
+  wholeCurrencies?: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -102,6 +106,13 @@ function baseUrl(value: string | undefined, host: string, port: number): string 
   return url.href.replace(/\/+$/, '');
 }
 
+function currencyList(value: string | undefined): ReadonlySet<string> {
+  if (value === undefined) return new Set();
+  const codes = value.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean);
+  for (const code of codes) if (!parseCurrency(code)) throw bad('whole-currencies', `${code} is not an ISO 4217 currency code`);
+  return new Set(codes);
+}
+
 export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Config {
   const host = String(pick(flags.host, env.HOST) ?? '127.0.0.1');
   const port = int('port', pick(flags.port, env.PORT), 3000, 0, 65535);
@@ -127,6 +138,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     rateKeyPerMin: int('rate-key-per-min', pick(flags.rateKeyPerMin, env.CODRAIL_RATE_KEY_PER_MIN), DEFAULT_RATE_KEY_PER_MIN, 1, 1_000_000),
     ratePhonePerHour: int('rate-phone-per-hour', pick(flags.ratePhonePerHour, env.CODRAIL_RATE_PHONE_PER_HOUR), DEFAULT_RATE_PHONE_PER_HOUR, 1, 1_000_000),
     rateRegisterPerHour: int('rate-register-per-hour', pick(flags.rateRegisterPerHour, env.CODRAIL_RATE_REGISTER_PER_HOUR), OAUTH_REGISTER_PER_HOUR, 1, 1_000_000),
+    wholeCurrencies: currencyList(pick(flags.wholeCurrencies, env.CODRAIL_WHOLE_CURRENCIES) as string | undefined),
   });
 }
 

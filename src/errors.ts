@@ -16,6 +16,8 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  /** An illegal transition: publishing a page that is not ready, deleting a published one (MCP-TOOLS.md §5.10). */
+  | 'invalid_state'
   | 'rate_limited'
   | 'price_below_floor'
   | 'order_rejected'
@@ -48,6 +50,7 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  invalid_state: 409,
   rate_limited: 429,
   price_below_floor: 400,
   order_rejected: 400,
@@ -103,7 +106,9 @@ export const unauthorized = (message = 'Missing or invalid credential'): AppErro
 
 export const forbidden = (message: string): AppError => new AppError('forbidden', message);
 
-export const conflict = (message: string): AppError => new AppError('conflict', message);
+export const conflict = (message: string, details?: FieldIssue[]): AppError => new AppError('conflict', message, details);
+
+export const invalidState = (message: string, details?: FieldIssue[]): AppError => new AppError('invalid_state', message, details);
 
 /** An OAuth error (RFC 6749 §5.2): the code is the answer; the description stays generic. */
 export const oauthError = (code: ErrorCode, description?: string): AppError => new AppError(code, description ?? code);

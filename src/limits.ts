@@ -137,3 +137,32 @@ export const OAUTH_CLIENT_ID_CHARS = 32;
 export const OAUTH_SECRET_CHARS = 48;
 /** Tolerated clock skew when verifying access tokens. */
 export const OAUTH_CLOCK_SKEW_S = 30;
+
+/** The merchant's account (issue 10): sizes of the things an account operation writes. */
+export const MAX_STORE_DOMAINS = 50;
+export const SKU_MAX = 64;
+export const DESCRIPTION_MAX = 5_000;
+export const MAX_PRODUCT_IMAGES = 20;
+export const URL_MAX = 2_000;
+export const IMAGE_ALT_MAX = 200;
+/** A product's pack ladder (MCP-TOOLS.md §6.5: packs[1–6]); a pack is at most this many units. */
+export const MAX_PACKS = 6;
+export const MAX_PACK_UNITS = 100;
+export const PACK_LABEL_MAX = 60;
+/** update_pack_prices batch size (§6.5). */
+export const MAX_PRICE_UPDATES = 100;
+/** Units a quote may ask for (an order is one pack bought 1..10 times). */
+export const MAX_QUOTE_UNITS = MAX_PACK_UNITS * 10;
+/** Landing pages (§6.6): sections and their parts. */
+export const MAX_SECTIONS = 30;
+export const SECTION_HEADING_MAX = 200;
+export const SECTION_BODY_MAX = 2_000;
+export const MAX_SECTION_ITEMS = 12;
+export const SECTION_ITEM_TITLE_MAX = 120;
+export const SECTION_ITEM_TEXT_MAX = 500;
+export const SEO_TITLE_MAX = 70;
+export const SEO_DESCRIPTION_MAX = 160;
+/** API key labels. */
+export const KEY_LABEL_MAX = 100;
+/** list_price_floor_violations look-back (§6.5), default and maximum days. */
+export const FLOOR_VIOLATION_DAYS = { default: 30, max: 365 } as const;

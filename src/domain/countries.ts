@@ -33,3 +33,57 @@ export const CANONICALIZED_COUNTRIES: ReadonlySet<string> = new Set(['PY', 'MX',
 
 /** Countries with an official bundled dataset, public in /api/geo/cities (seed 4.2). */
 export const OFFICIAL_COUNTRIES: readonly string[] = ['AR', 'CL', 'CO', 'EC', 'GT', 'MX', 'PE', 'PY'];
+
+export type RegionLabel = 'departamento' | 'estado' | 'provincia' | 'región';
+
+export interface CountryProfile {
+  code: string;
+  name: string;
+  /** The currency a new store of this country gets unless told otherwise. */
+  currency: string;
+  /** What buyers call the first administrative level (the checkout's label for `departamento`). */
+  regionLabel: RegionLabel;
+  /** The store's default timezone. */
+  timezone: string;
+}
+
+const profile = (code: string, name: string, currency: string, regionLabel: RegionLabel, timezone: string): CountryProfile => ({ code, name, currency, regionLabel, timezone });
+
+/**
+ * The countries a store can sell in: the Spanish-speaking cash-on-delivery markets (MCP-TOOLS.md §5.7,
+ * "supported countries from list_countries"). Dial codes and phone lengths come from libphonenumber-js.
+ */
+export const SUPPORTED_COUNTRIES: readonly CountryProfile[] = [
+  profile('AR', 'Argentina', 'ARS', 'provincia', 'America/Argentina/Buenos_Aires'),
+  profile('BO', 'Bolivia', 'BOB', 'departamento', 'America/La_Paz'),
+  profile('CL', 'Chile', 'CLP', 'región', 'America/Santiago'),
+  profile('CO', 'Colombia', 'COP', 'departamento', 'America/Bogota'),
+  profile('CR', 'Costa Rica', 'CRC', 'provincia', 'America/Costa_Rica'),
+  profile('DO', 'República Dominicana', 'DOP', 'provincia', 'America/Santo_Domingo'),
+  profile('EC', 'Ecuador', 'USD', 'provincia', 'America/Guayaquil'),
+  profile('ES', 'España', 'EUR', 'provincia', 'Europe/Madrid'),
+  profile('GT', 'Guatemala', 'GTQ', 'departamento', 'America/Guatemala'),
+  profile('HN', 'Honduras', 'HNL', 'departamento', 'America/Tegucigalpa'),
+  profile('MX', 'México', 'MXN', 'estado', 'America/Mexico_City'),
+  profile('NI', 'Nicaragua', 'NIO', 'departamento', 'America/Managua'),
+  profile('PA', 'Panamá', 'USD', 'provincia', 'America/Panama'),
+  profile('PE', 'Perú', 'PEN', 'departamento', 'America/Lima'),
+  profile('PY', 'Paraguay', 'PYG', 'departamento', 'America/Asuncion'),
+  profile('SV', 'El Salvador', 'USD', 'departamento', 'America/El_Salvador'),
+  profile('UY', 'Uruguay', 'UYU', 'departamento', 'America/Montevideo'),
+];
+
+export const SUPPORTED_COUNTRY_CODES: readonly string[] = SUPPORTED_COUNTRIES.map((c) => c.code);
+
+const BY_CODE: ReadonlyMap<string, CountryProfile> = new Map(SUPPORTED_COUNTRIES.map((c) => [c.code, c]));
+
+export const countryProfile = (code: string): CountryProfile | undefined => BY_CODE.get(code.toUpperCase());
+
+/** An IANA timezone name this runtime knows, in its canonical spelling; undefined otherwise. */
+export function parseTimezone(text: string): string | undefined {
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: text.trim() }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}

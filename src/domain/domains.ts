@@ -47,3 +47,13 @@ export function hostAllowed(host: string, allowed: readonly string[], acceptLoop
   }
   return false;
 }
+
+/**
+ * Whether a key's allowed-domain entry is within a store's domains (MCP-TOOLS.md §6.3: a subset):
+ * the same entry, or a host (or a narrower wildcard) under one of the store's `*.` entries.
+ */
+export function domainCovered(entry: string, storeDomains: readonly string[]): boolean {
+  if (storeDomains.includes(entry)) return true;
+  const host = entry.startsWith('*.') ? entry.slice(2) : entry;
+  return storeDomains.some((d) => d.startsWith('*.') && host.endsWith(d.slice(1)) && host.length > d.length - 1);
+}

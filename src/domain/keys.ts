@@ -43,11 +43,11 @@ export function classifyKey(text: string): KeyKind | undefined {
   return { type: 'secret', env: 'live' };
 }
 
-export function generateKey(kind: KeyKind): { key: string; hash: string; prefix: string } {
+export function generateKey(kind: KeyKind): { key: string; hash: string; prefix: string; last4: string } {
   const prefix = KEY_PREFIXES[`${kind.type}:${kind.env}` as keyof typeof KEY_PREFIXES];
   if (!prefix) throw new Error(`no key format for ${kind.type}/${kind.env}`);
   const key = prefix + randomBase62(kind.type === 'secret' ? SECRET_KEY_RANDOM_CHARS : PUBLISHABLE_KEY_RANDOM_CHARS);
-  return { key, hash: hashKey(key), prefix: displayPrefix(key) };
+  return { key, hash: hashKey(key), prefix: displayPrefix(key), last4: key.slice(-4) };
 }
 
 export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
@@ -55,4 +55,13 @@ export const hashKey = (key: string): string => createHash('sha256').update(key)
 export function displayPrefix(key: string): string {
   const at = key.lastIndexOf('_') + 1;
   return `${key.slice(0, at + KEY_DISPLAY_PREFIX_CHARS)}…`;
+}
+
+/**
+ * The masked form listings show (MCP-TOOLS.md §6.3: masked to the last 4 characters):
+ * `svc_live_pub_…AbCd`. Keys made before the last four were kept show their display prefix.
+ */
+export function maskedKey(prefix: string, last4: string | null): string {
+  if (last4 === null) return prefix;
+  return `${prefix.slice(0, prefix.lastIndexOf('_') + 1)}…${last4}`;
 }

@@ -8,6 +8,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import type { Deps } from '../app.ts';
 import type { Principal } from '../domain/oauth/principal.ts';
 import { parseWith } from '../use-cases/validate.ts';
+import { fromPrincipal } from '../use-cases/caller.ts';
 import { LISTED_TOOLS, TOOL_BY_NAME } from './tools/tool-catalog.ts';
 import { toolFailure, toolResult } from './tools/tool-results.ts';
 
@@ -43,7 +44,7 @@ export function createMcpServer(deps: Deps): Server {
     const principal = principalOf(extra.authInfo);
     try {
       const input = parseWith(tool.input, request.params.arguments ?? {});
-      return toolResult(await tool.run(deps, principal, input));
+      return toolResult((await tool.run(deps, fromPrincipal(principal), input)) as object);
     } catch (error) {
       return toolFailure(tool, error, deps.log);
     }

@@ -8,12 +8,20 @@ import { hashPassword } from '../domain/password.ts';
 import { randomBase62 } from '../domain/keys.ts';
 import { createUser } from './accounts/accounts.use-case.ts';
 import { listKeys } from '../db/queries/keys.queries.ts';
-import { findLandingBySlug, findProductBySku, listStores } from '../db/queries/stores.queries.ts';
+import { listStores } from '../db/queries/stores.queries.ts';
+import { findProductBySku } from '../db/queries/products.queries.ts';
+import { findLandingBySlug } from '../db/queries/landings.queries.ts';
 import { createAccount } from './accounts/accounts.use-case.ts';
 import { createStore } from './stores/stores.use-case.ts';
-import { createLanding, createProduct } from './stores/products.use-case.ts';
+import { createProduct } from './products/products.use-case.ts';
+import { createLandingPage } from './landings/landings.use-case.ts';
 import { createKey, rollApiKey } from './keys/keys.use-case.ts';
 import { keyActive } from './keys/authenticate-key.ts';
+import { operatorAs } from './caller.ts';
+import { parseWith } from './validate.ts';
+import { CreateStoreInput } from './stores/store.schemas.ts';
+import { CreateProductInput } from './products/product.schemas.ts';
+import { CreateLandingPageInput } from './landings/landing.schemas.ts';
 
 export const DEMO = {
   account: 'codrail demo',
@@ -27,29 +35,55 @@ export const DEMO = {
 
 export async function runDemo(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
   const account = (await findAccountByName(deps.db, DEMO.account)) ?? (await createAccount(deps, { name: DEMO.account }));
+  const as = operatorAs(account.id);
   const store =
     (await listStores(deps.db, account.id)).find((s) => s.name === DEMO.store) ??
-    (await createStore(deps, { account_id: account.id, name: DEMO.store, country: 'CO', currency: 'COP', domains: [DEMO.domain] }));
+    (await createStore(deps, as, parseWith(CreateStoreInput, { name: DEMO.store, country: 'CO', currency: 'COP', domains: [DEMO.domain] })));
   const product =
     (await findProductBySku(deps.db, store.id, DEMO.sku)) ??
-    (await createProduct(deps, {
-      store_id: store.id,
-      name: 'Faja moldeadora',
-      sku: DEMO.sku,
-      packs: [
-        { code: '1x', price: 89900 },
-        { code: '2x', price: 159900 },
-        { code: '3x', price: 219900, min_price: 180000 },
-      ],
-    }));
+    (await createProduct(
+      deps,
+      as,
+      parseWith(CreateProductInput, {
+        store_id: store.id,
+        name: 'Faja moldeadora',
+        sku: DEMO.sku,
+        status: 'active',
+        description: 'Faja moldeadora de compresión media: cintura definida desde el primer día, tela transpirable, broches ajustables.',
+        price_floor: 50000,
+        packs: [
+          { quantity: 1, price: 89900, compare_at_price: 129900 },
+          { quantity: 2, price: 159900, compare_at_price: 259800, label: 'Más vendido', is_default: true },
+          { quantity: 3, price: 219900, compare_at_price: 389700, min_price: 180000 },
+        ],
+      }),
+    ));
   const landing =
     (await findLandingBySlug(deps.db, DEMO.slug)) ??
-    (await createLanding(deps, { product_id: product.id, slug: DEMO.slug, title: 'Faja moldeadora — pago contra entrega', publish: true }));
+    (await createLandingPage(
+      deps,
+      as,
+      parseWith(CreateLandingPageInput, {
+        product_id: product.id,
+        slug: DEMO.slug,
+        title: 'Faja moldeadora — pago contra entrega',
+        seo_description: 'Faja moldeadora con envío gratis y pago contra entrega en toda Colombia.',
+        sections: [
+          { type: 'hero', heading: 'Tu cintura, definida desde el primer día', body: 'Pagas cuando la recibes en casa.' },
+          { type: 'benefits', heading: 'Por qué te va a encantar', items: [{ title: 'Compresión media' }, { title: 'Tela transpirable' }, { title: 'Broches ajustables' }] },
+          { type: 'faq', heading: 'Preguntas frecuentes', items: [{ title: '¿Cómo pago?', text: 'En efectivo al recibir el pedido.' }, { title: '¿Cuánto tarda?', text: 'De 2 a 5 días hábiles.' }] },
+          { type: 'guarantee', heading: 'Garantía de 30 días', body: 'Si no te queda, te la cambiamos.' },
+          { type: 'cta', heading: 'Pide la tuya hoy' },
+        ],
+        theme: { primary_color: '#0a7d4f', font: 'system' },
+        publish: true,
+      }),
+    ));
   const now = deps.clock.now();
   const existing = (await listKeys(deps.db, store.id)).find((k) => k.label === DEMO.keyLabel && k.env === 'test' && keyActive(k, now));
   const key = existing
-    ? await rollApiKey(deps, existing.id, 0)
-    : await createKey(deps, { store_id: store.id, type: 'publishable', env: 'test', label: DEMO.keyLabel });
+    ? await rollApiKey(deps, as, existing.id, 0)
+    : await createKey(deps, as, { store_id: store.id, type: 'publishable', env: 'test', label: DEMO.keyLabel });
   const password = randomBase62(16);
   const user = await findUserByEmail(deps.db, DEMO.email);
   if (user) await setUserPassword(deps.db, user.id, hashPassword(password));

@@ -55,3 +55,13 @@ export function toPage<R, T>(rows: readonly R[], limit: number, key: (row: R) =>
   if (has_more) page.next_cursor = encodeCursor(key(kept[kept.length - 1]!));
   return page;
 }
+
+/** The (created_at, id) position a list cursor carries. */
+export function pageAfter(cursor: string | undefined): { createdAt: string; id: string } | undefined {
+  const key = decodeCursor(cursor, 2);
+  return key ? { createdAt: key[0]!, id: key[1]! } : undefined;
+}
+
+/** Cuts rows fetched with one extra into a page keyed by (created_at, id). */
+export const keysetPage = <R extends { created_at: string; id: string }, T>(rows: readonly R[], limit: number, view: (row: R) => T): Page<T> =>
+  toPage(rows, limit, (r) => [r.created_at, r.id], view);

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as initial from './0001-initial.migration.ts';
 import * as fulfillment from './0002-fulfillment.migration.ts';
 import * as oauth from './0003-oauth.migration.ts';
+import * as account from './0004-account.migration.ts';
 
 /** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-fulfillment': fulfillment,
   '0003-oauth': oauth,
+  '0004-account': account,
 };

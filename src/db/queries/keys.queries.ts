@@ -1,7 +1,8 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
-import type { ApiKeysTable } from '../tables/index.ts';
+import type { ApiKeysTable, KeyEnv, KeyType } from '../tables/index.ts';
+import { before, type After } from './keyset.ts';
 
 export const insertKey = (db: Db | Tx, row: Insertable<ApiKeysTable>) => db.insertInto('api_keys').values(row).execute();
 
@@ -16,8 +17,43 @@ export const listKeys = (db: Db, storeId?: string) => {
   return q.orderBy('created_at').execute();
 };
 
+export interface KeyPageFilter {
+  accountId: string | null;
+  storeId?: string | undefined;
+  type?: KeyType | undefined;
+  env?: KeyEnv | undefined;
+  /** Also keys whose revocation time has passed. */
+  includeRevoked: boolean;
+  now: string;
+  after?: After | undefined;
+  limit: number;
+}
+
+/** One page of keys, newest first; keys inside a roll's grace period count as live. */
+export const listKeyPage = (db: Db, f: KeyPageFilter) => {
+  let q = db.selectFrom('api_keys').selectAll();
+  if (f.accountId !== null) q = q.where('account_id', '=', f.accountId);
+  if (f.storeId) q = q.where('store_id', '=', f.storeId);
+  if (f.type) q = q.where('type', '=', f.type);
+  if (f.env) q = q.where('env', '=', f.env);
+  if (!f.includeRevoked) q = q.where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', f.now)]));
+  if (f.after) q = q.where(before('created_at', 'id', f.after));
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+};
+
+export const updateKey = (db: Db | Tx, id: string, change: Updateable<ApiKeysTable>) => db.updateTable('api_keys').set(change).where('id', '=', id).execute();
+
 export const revokeKey = (db: Db | Tx, id: string, at: string, replacedBy: string | null = null) =>
   db.updateTable('api_keys').set({ revoked_at: at, replaced_by: replacedBy }).where('id', '=', id).execute();
 
-export const touchKey = (db: Db, id: string, at: string) =>
-  db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+/** Live publishable keys of a store (archiving the store disables them). */
+export const livePublishableKeys = (db: Db | Tx, storeId: string, now: string) =>
+  db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('type', '=', 'publishable')
+    .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', now)]))
+    .execute();
+
+export const touchKey = (db: Db, id: string, at: string) => db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();

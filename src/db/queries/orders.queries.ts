@@ -106,7 +106,8 @@ export const updateOrderFulfillment = (tx: Tx, id: string, change: Pick<OrdersTa
   tx.updateTable('orders').set(change).where('id', '=', id).execute();
 
 export interface AccountOrderFilter {
-  accountId: string;
+  /** null: every account (the operator). */
+  accountId: string | null;
   storeId?: string | undefined;
   statuses?: readonly OrderStatus[] | undefined;
   needsReview?: boolean | undefined;
@@ -122,8 +123,8 @@ export const listAccountOrders = (db: Db, f: AccountOrderFilter) => {
   let q = db
     .selectFrom('orders')
     .innerJoin('stores', 'stores.id', 'orders.store_id')
-    .selectAll('orders')
-    .where('stores.account_id', '=', f.accountId);
+    .selectAll('orders');
+  if (f.accountId !== null) q = q.where('stores.account_id', '=', f.accountId);
   if (f.storeId) q = q.where('orders.store_id', '=', f.storeId);
   if (f.statuses?.length) q = q.where('orders.status', 'in', f.statuses);
   if (f.needsReview !== undefined) q = q.where('orders.needs_review', '=', f.needsReview ? 1 : 0);
@@ -147,3 +148,7 @@ export const listAccountOrders = (db: Db, f: AccountOrderFilter) => {
     );
   return q.orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc').limit(f.limit).execute();
 };
+
+/** Orders keep their record when the landing page that took them is deleted; only the link goes. */
+export const detachOrdersFromLanding = (tx: Tx, landingId: string) =>
+  tx.updateTable('orders').set({ landing_page_id: null }).where('landing_page_id', '=', landingId).executeTakeFirst();

@@ -1,7 +1,8 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
-import type { BlockKind, LandingPagesTable, ProductPacksTable, ProductsTable, StoresTable } from '../tables/index.ts';
+import type { BlockKind, StoresTable } from '../tables/index.ts';
+import { before, type After } from './keyset.ts';
 
 export const insertStore = (db: Db | Tx, row: Insertable<StoresTable>) => db.insertInto('stores').values(row).execute();
 
@@ -13,8 +14,48 @@ export const listStores = (db: Db, accountId?: string) => {
   return q.orderBy('created_at').execute();
 };
 
-export const setStoreDomains = (db: Db | Tx, id: string, domains: string[]) =>
-  db.updateTable('stores').set({ allowed_domains: JSON.stringify(domains) }).where('id', '=', id).execute();
+export interface StorePageFilter {
+  accountId: string | null;
+  archived?: boolean | undefined;
+  country?: string | undefined;
+  after?: After | undefined;
+  limit: number;
+}
+
+/** One page of stores, newest first. */
+export const listStorePage = (db: Db, f: StorePageFilter) => {
+  let q = db.selectFrom('stores').selectAll();
+  if (f.accountId !== null) q = q.where('account_id', '=', f.accountId);
+  if (f.archived !== undefined) q = q.where('archived_at', f.archived ? 'is not' : 'is', null);
+  if (f.country) q = q.where('country', '=', f.country);
+  if (f.after) q = q.where(before('created_at', 'id', f.after));
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+};
+
+export const updateStore = (db: Db | Tx, id: string, change: Updateable<StoresTable>) => db.updateTable('stores').set(change).where('id', '=', id).execute();
+
+export const setStoreDomains = (db: Db | Tx, id: string, domains: string[], now?: string) =>
+  db
+    .updateTable('stores')
+    .set(now ? { allowed_domains: JSON.stringify(domains), updated_at: now } : { allowed_domains: JSON.stringify(domains) })
+    .where('id', '=', id)
+    .execute();
+
+/** What get_store reports next to the store. */
+export async function storeCounts(db: Db, storeId: string) {
+  const count = async (q: Promise<{ n: number | string | bigint } | undefined>) => Number((await q)?.n ?? 0);
+  const [products, landingPages, publishedLandingPages, activeKeys, orders] = await Promise.all([
+    count(db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('store_id', '=', storeId).where('status', '!=', 'archived').executeTakeFirst()),
+    count(db.selectFrom('landing_pages').select((eb) => eb.fn.countAll<number>().as('n')).where('store_id', '=', storeId).executeTakeFirst()),
+    count(db.selectFrom('landing_pages').select((eb) => eb.fn.countAll<number>().as('n')).where('store_id', '=', storeId).where('published', '=', 1).executeTakeFirst()),
+    count(db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('store_id', '=', storeId).where('revoked_at', 'is', null).executeTakeFirst()),
+    count(db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('store_id', '=', storeId).executeTakeFirst()),
+  ]);
+  return { products, landing_pages: landingPages, published_landing_pages: publishedLandingPages, active_keys: activeKeys, orders };
+}
+
+export const storeHasOrders = async (db: Db | Tx, storeId: string): Promise<boolean> =>
+  (await db.selectFrom('orders').select('id').where('store_id', '=', storeId).limit(1).executeTakeFirst()) !== undefined;
 
 /** Takes the next gapless order number; only ever called inside the order's transaction. */
 export async function takeOrderNumber(tx: Tx, storeId: string): Promise<number> {
@@ -26,44 +67,6 @@ export async function takeOrderNumber(tx: Tx, storeId: string): Promise<number> 
     .executeTakeFirstOrThrow();
   return row.next_order_number - 1;
 }
-
-export const insertProduct = (db: Db | Tx, row: Insertable<ProductsTable>) => db.insertInto('products').values(row).execute();
-export const insertPack = (db: Db | Tx, row: Insertable<ProductPacksTable>) => db.insertInto('product_packs').values(row).execute();
-
-export const findProduct = (db: Db | Tx, id: string) =>
-  db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
-
-export const findProductBySku = (db: Db, storeId: string, sku: string) =>
-  db.selectFrom('products').selectAll().where('store_id', '=', storeId).where('sku', '=', sku).executeTakeFirst();
-
-export const listProducts = (db: Db, storeId?: string) => {
-  let q = db.selectFrom('products').selectAll();
-  if (storeId) q = q.where('store_id', '=', storeId);
-  return q.orderBy('created_at').execute();
-};
-
-export const listPacks = (db: Db | Tx, productId: string) =>
-  db.selectFrom('product_packs').selectAll().where('product_id', '=', productId).orderBy('position').execute();
-
-export const findPack = (db: Db | Tx, productId: string, code: string) =>
-  db.selectFrom('product_packs').selectAll().where('product_id', '=', productId).where('code', '=', code).executeTakeFirst();
-
-export const insertLanding = (db: Db | Tx, row: Insertable<LandingPagesTable>) => db.insertInto('landing_pages').values(row).execute();
-
-export const findLanding = (db: Db | Tx, id: string) =>
-  db.selectFrom('landing_pages').selectAll().where('id', '=', id).executeTakeFirst();
-
-export const findLandingBySlug = (db: Db, slug: string) =>
-  db.selectFrom('landing_pages').selectAll().where('slug', '=', slug).executeTakeFirst();
-
-export const listLandings = (db: Db, storeId?: string) => {
-  let q = db.selectFrom('landing_pages').selectAll();
-  if (storeId) q = q.where('store_id', '=', storeId);
-  return q.orderBy('created_at').execute();
-};
-
-export const setLandingPublished = (db: Db | Tx, id: string, published: boolean, now: string) =>
-  db.updateTable('landing_pages').set({ published: published ? 1 : 0, updated_at: now }).where('id', '=', id).execute();
 
 /** Which of the phone / IP is on the store's block list. */
 export async function blockedValues(db: Db, storeId: string, phone: string, ip: string | null): Promise<Set<`${BlockKind}`>> {

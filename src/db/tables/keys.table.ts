@@ -13,8 +13,12 @@ export interface ApiKeysTable {
   /** Short display form: the type prefix plus the first characters, e.g. `svc_test_pub_4f2a…`. */
   prefix: string;
   label: string | null;
-  /** JSON array of hosts; empty = the store's allowed domains. */
+  /** The key's last four characters, for masked listings; null for keys made before they were kept. */
+  last4: string | null;
+  /** JSON array of hosts, used unless `inherit_domains`. */
   allowed_domains: string;
+  /** 1: the key follows the store's allowed domains; 0: only `allowed_domains` (possibly none). */
+  inherit_domains: number;
   /** JSON array of product ids; empty = every product of the store. */
   allowed_products: string;
   created_at: string;

@@ -13,8 +13,17 @@ export interface StoresTable {
   allowed_domains: string;
   /** Next per-store order number; gapless because it moves only inside the order transaction. */
   next_order_number: number;
+  /** IANA timezone: date filters and reports are read in it (MCP-TOOLS.md §5.6). */
+  timezone: string;
+  /** E.164. */
+  support_phone: string | null;
+  /** Shown before order numbers, e.g. `TD-1001`. */
+  order_prefix: string | null;
   created_at: string;
+  updated_at: string;
+  /** Archived stores take no orders; their data is kept. */
   archived_at: Generated<string | null>;
+  archive_reason: string | null;
 }
 
 export type ProductStatus = 'active' | 'draft' | 'archived';
@@ -26,17 +35,31 @@ export interface ProductsTable {
   sku: string | null;
   status: ProductStatus;
   fulfillment_product_ref: string | null;
+  description: string | null;
+  /** JSON array of `{url, alt?}`. */
+  images: string;
+  /** On-hand units; null = not tracked. Informational: checkout does not decrement it. */
+  stock: number | null;
+  stock_note: string | null;
+  stock_updated_at: string | null;
+  /** The anti-fraud minimum unit price (the floor), minor units; 0 = none. */
+  min_unit_price_minor: number;
   created_at: string;
+  updated_at: string;
 }
 
 export interface ProductPacksTable {
   id: string;
   product_id: string;
-  /** Like `1x`, `2x`. */
+  /** `<units>x`, the code orders send (`1x`, `2x`). */
   code: string;
   units: number;
   price_minor: number;
+  /** The pack's own floor (SPEC 4.1 step 8), else the store's maximum discount applies. */
   min_price_minor: number | null;
+  compare_at_price_minor: number | null;
+  label: string | null;
+  is_default: number;
   position: number;
 }
 
@@ -47,6 +70,13 @@ export interface LandingPagesTable {
   slug: string;
   title: string;
   published: number;
+  /** JSON array of sections `{type, heading?, body?, image_url?, items?}`, in page order. */
+  sections: string;
+  seo_title: string | null;
+  seo_description: string | null;
+  /** JSON `{primary_color?, font?}`. */
+  theme: string;
+  published_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -1,24 +1,24 @@
-// The served catalog, computed once at load (STYLE: precomputed work): the tools in the order of
-// MCP-TOOLS.md §7 (account/meta, orders, …, geo), their JSON Schemas, a name index, and the §3.4
-// lint, which refuses to load a catalog that breaks it.
+// The served catalog, computed once at load (STYLE: precomputed work): every account operation as an
+// MCP tool, in the order of MCP-TOOLS.md §7, with its JSON Schema, a name index, and the §3.4 lint,
+// which refuses to load a catalog that breaks it. The operations are declared in src/use-cases/operations.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { TOOLS_LIST_MAX_BYTES } from '../../limits.ts';
-import { accountTools } from './account.tools.ts';
-import { orderTools } from './orders.tools.ts';
-import { geoTools } from './geo.tools.ts';
+import { OPERATIONS, type Operation } from '../../use-cases/operations/index.ts';
 import { lintTools } from './lint-tools.ts';
-import type { ToolDefinition } from './tool-definition.ts';
 
-/** How many tools exist today; MCP-TOOLS.md §7 ends at 62. */
-export const TOOL_COUNT = 6;
+/** How many tools exist today; MCP-TOOLS.md §7 ends at 62 (orders' life, fulfillment and WhatsApp come next). */
+export const TOOL_COUNT = 42;
 
-export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...orderTools, ...geoTools];
+export const TOOLS: readonly Operation[] = OPERATIONS;
 
-export const TOOL_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(TOOLS.map((t) => [t.name, t]));
+export const TOOL_BY_NAME: ReadonlyMap<string, Operation> = new Map(TOOLS.map((t) => [t.name, t]));
 
-function inputSchema(tool: ToolDefinition): Tool['inputSchema'] {
-  const { $schema: _drop, ...schema } = toJsonSchema(tool.input, { errorMode: 'throw', ignoreActions: ['trim'] }) as Record<string, unknown>;
+/** Actions a JSON Schema cannot say (trimming, case folding, normalizing transforms, custom checks). */
+const IGNORED_ACTIONS = ['trim', 'to_lower_case', 'to_upper_case', 'transform', 'check', 'finite', 'url', 'starts_with'];
+
+function inputSchema(tool: Operation): Tool['inputSchema'] {
+  const { $schema: _drop, ...schema } = toJsonSchema(tool.input, { errorMode: 'throw', ignoreActions: IGNORED_ACTIONS }) as Record<string, unknown>;
   // An empty object schema still lists `required: []` (§3.4: the root has properties and required).
   return { ...schema, type: 'object', required: schema.required ?? [] } as Tool['inputSchema'];
 }

@@ -4,7 +4,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, type ErrorCode } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
-import type { ToolDefinition } from './tool-definition.ts';
+import type { Operation } from '../../use-cases/operations/index.ts';
 
 export type ToolErrorCode =
   | 'invalid_input'
@@ -38,6 +38,7 @@ const TOOL_CODE: Partial<Record<ErrorCode, ToolErrorCode>> = {
   forbidden: 'not_found',
   conflict: 'conflict',
   idempotency_mismatch: 'conflict',
+  invalid_state: 'invalid_state',
   price_below_floor: 'price_below_floor',
   rate_limited: 'rate_limited',
 };
@@ -46,7 +47,7 @@ export function toolResult(value: object): CallToolResult {
   return { structuredContent: value as Record<string, unknown>, content: [{ type: 'text', text: JSON.stringify(value) }] };
 }
 
-export function toolFailure(tool: ToolDefinition, error: unknown, log: Logger): CallToolResult {
+export function toolFailure(tool: Pick<Operation, 'name' | 'hints'>, error: unknown, log: Logger): CallToolResult {
   const code = error instanceof AppError && error.expose ? TOOL_CODE[error.code] : undefined;
   let body: ToolError;
   if (!code || !(error instanceof AppError)) {

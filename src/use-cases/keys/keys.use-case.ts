@@ -1,95 +1,176 @@
-import * as v from 'valibot';
-import type { Selectable } from 'kysely';
+// API keys (SPEC 5; MCP-TOOLS.md §6.3): publishable keys for browser checkouts, bound to the store's
+// domains; secret keys for server-to-server calls, acting on every store of their account. The full
+// key is in the creation answer and nowhere else, ever: only its SHA-256 hash is stored.
+import type * as v from 'valibot';
 import type { Deps } from '../../app.ts';
-import type { ApiKeysTable } from '../../db/tables/index.ts';
 import { newId } from '../../ids.ts';
 import { writeTransaction } from '../../db/transaction.ts';
-import { findKey, insertKey, listKeys, revokeKey } from '../../db/queries/keys.queries.ts';
-import { findProduct } from '../../db/queries/stores.queries.ts';
-import { generateKey } from '../../domain/keys.ts';
-import { AppError, fieldError, notFound } from '../../errors.ts';
-import { parseWith } from '../validate.ts';
-import { DomainSchema, getStore } from '../stores/stores.use-case.ts';
+import { findKey, insertKey, listKeyPage, revokeKey, updateKey } from '../../db/queries/keys.queries.ts';
+import { findProduct } from '../../db/queries/products.queries.ts';
+import { generateKey, maskedKey, type KeyType } from '../../domain/keys.ts';
+import { domainCovered } from '../../domain/domains.ts';
+import { AppError, fieldError } from '../../errors.ts';
+import type { Caller } from '../caller.ts';
+import { clampLimit, keysetPage, pageAfter } from '../pagination.ts';
+import { keyOf, storeOf, type KeyRow, type StoreRow } from '../tenancy.ts';
 import { keyActive } from './authenticate-key.ts';
+import { CreatePublishableKeyInput, CreateSecretKeyInput, type ApiKey, type ApiKeyPage, type CreatedApiKey, type ListApiKeysInput, type RevokeApiKeyInput, type UpdateApiKeyInput } from './key.schemas.ts';
+import { parseWith } from '../validate.ts';
 
-export const CreateKeySchema = v.object({
-  store_id: v.pipe(v.string(), v.uuid('store must be a UUID')),
-  type: v.picklist(['publishable', 'secret'], 'type must be publishable or secret'),
-  env: v.optional(v.picklist(['live', 'test'], 'env must be live or test'), 'live'),
-  domains: v.optional(v.array(DomainSchema), []),
-  products: v.optional(v.array(v.pipe(v.string(), v.uuid('product must be a UUID'))), []),
-  label: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
-});
+type Out<S extends v.GenericSchema> = v.InferOutput<S>;
 
-/** A key as listed: never the key itself, only its display prefix. */
-export function keyView(k: Selectable<ApiKeysTable>, now: Date) {
-  const { hash: _hash, allowed_domains, allowed_products, ...rest } = k;
+/** A key as listed: never the key or its hash. */
+export function keyView(k: KeyRow, now: Date): Out<typeof ApiKey> {
   return {
-    ...rest,
-    domains: JSON.parse(allowed_domains) as string[],
-    products: JSON.parse(allowed_products) as string[],
+    id: k.id,
+    store_id: k.store_id,
+    type: k.type,
+    mode: k.env,
+    label: k.label,
+    masked: maskedKey(k.prefix, k.last4),
+    prefix: k.prefix,
+    allowed_domains: JSON.parse(k.allowed_domains) as string[],
+    follows_store_domains: k.inherit_domains === 1,
+    allowed_products: JSON.parse(k.allowed_products) as string[],
     active: keyActive(k, now),
+    created_at: k.created_at,
+    last_used_at: k.last_used_at,
+    revoked_at: k.revoked_at,
+    replaced_by: k.replaced_by,
   };
 }
 
-/** Creates a key; the full key is in the answer and nowhere else, ever (SPEC 5). */
-export async function createKey(deps: Pick<Deps, 'db' | 'clock'>, raw: unknown) {
-  const input = parseWith(CreateKeySchema, raw);
-  if (input.type === 'secret' && input.env === 'test') throw fieldError('env', 'secret keys exist only for live (svc_live_secret_)');
-  if (input.type === 'secret' && (input.domains.length || input.products.length))
-    throw fieldError('type', 'domains and products restrict publishable keys only');
-  const store = await getStore(deps, input.store_id);
-  for (const productId of input.products) {
-    const product = await findProduct(deps.db, productId);
-    if (!product || product.store_id !== store.id) throw fieldError('product', `Product ${productId} is not in this store`);
+function checkDomains(store: StoreRow, domains: readonly string[]): string[] {
+  const storeDomains = JSON.parse(store.allowed_domains) as string[];
+  domains.forEach((d, i) => {
+    if (!domainCovered(d, storeDomains)) throw fieldError(`allowed_domains[${i}]`, `${d} is not one of the store's domains: add it with add_store_domain first`);
+  });
+  return [...new Set(domains)];
+}
+
+async function checkProducts(deps: Pick<Deps, 'db'>, store: StoreRow, products: readonly string[]): Promise<string[]> {
+  const ids = [...new Set(products.map((p) => p.toLowerCase()))];
+  for (const [i, id] of ids.entries()) {
+    const product = await findProduct(deps.db, id);
+    if (!product || product.store_id !== store.id) throw fieldError(`allowed_products[${i}]`, `Product ${id} is not in this store`);
   }
-  const { key, hash, prefix } = generateKey({ type: input.type, env: input.env });
-  const row = {
+  return ids;
+}
+
+async function issue(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  store: StoreRow,
+  spec: { type: KeyType; env: 'live' | 'test'; label?: string | undefined; domains?: string[] | undefined; products: string[] },
+): Promise<Out<typeof CreatedApiKey>> {
+  const { key, hash, prefix, last4 } = generateKey({ type: spec.type, env: spec.env });
+  const now = deps.clock.now();
+  const row: KeyRow = {
     id: newId(),
     account_id: store.account_id,
     store_id: store.id,
-    type: input.type,
-    env: input.env,
+    type: spec.type,
+    env: spec.env,
     hash,
     prefix,
-    label: input.label ?? null,
-    allowed_domains: JSON.stringify([...new Set(input.domains)]),
-    allowed_products: JSON.stringify([...new Set(input.products)]),
-    created_at: deps.clock.now().toISOString(),
+    last4,
+    label: spec.label || null,
+    allowed_domains: JSON.stringify(spec.domains ?? []),
+    inherit_domains: spec.type === 'publishable' && spec.domains === undefined ? 1 : 0,
+    allowed_products: JSON.stringify(spec.products),
+    created_at: now.toISOString(),
     last_used_at: null,
     revoked_at: null,
     replaced_by: null,
   };
   await insertKey(deps.db, row);
-  return { id: row.id, key, type: row.type, env: row.env, prefix, store_id: store.id };
+  return { ...keyView(row, now), key };
 }
 
-export const listStoreKeys = async (deps: Pick<Deps, 'db' | 'clock'>, storeId?: string) =>
-  (await listKeys(deps.db, storeId)).map((k) => keyView(k, deps.clock.now()));
+export async function createPublishableKey(deps: Pick<Deps, 'db' | 'clock'>, caller: Caller, input: Out<typeof CreatePublishableKeyInput>) {
+  const store = await storeOf(deps, caller, input.store_id);
+  if (store.archived_at !== null) throw new AppError('invalid_state', 'The store is archived: it takes no orders', [{ field: 'store_id', message: 'archived store' }]);
+  const domains = input.allowed_domains === undefined ? undefined : checkDomains(store, input.allowed_domains);
+  const products = await checkProducts(deps, store, input.allowed_products ?? []);
+  return issue(deps, store, { type: 'publishable', env: input.mode, label: input.label, domains, products });
+}
+
+/** A secret key acts on every store of its account, including stores created after it. */
+export async function createSecretKey(deps: Pick<Deps, 'db' | 'clock'>, caller: Caller, input: Out<typeof CreateSecretKeyInput>) {
+  const store = await storeOf(deps, caller, input.store_id);
+  return issue(deps, store, { type: 'secret', env: input.mode, label: input.label, products: [] });
+}
+
+export async function listApiKeys(deps: Pick<Deps, 'db' | 'clock'>, caller: Caller, input: Out<typeof ListApiKeysInput>): Promise<Out<typeof ApiKeyPage>> {
+  if (input.store_id !== undefined) await storeOf(deps, caller, input.store_id);
+  const now = deps.clock.now();
+  const limit = clampLimit(input.limit);
+  const rows = await listKeyPage(deps.db, {
+    accountId: caller.accountId,
+    storeId: input.store_id?.toLowerCase(),
+    type: input.type,
+    env: input.mode,
+    includeRevoked: input.include_revoked === true,
+    now: now.toISOString(),
+    after: pageAfter(input.cursor),
+    limit: limit + 1,
+  });
+  return keysetPage(rows, limit, (k) => keyView(k, now));
+}
+
+export async function updateApiKey(deps: Pick<Deps, 'db' | 'clock'>, caller: Caller, input: Out<typeof UpdateApiKeyInput>) {
+  const key = await keyOf(deps, caller, input.key_id);
+  const restricts = input.allowed_domains !== undefined || input.follow_store_domains !== undefined || input.allowed_products !== undefined;
+  if (restricts && key.type !== 'publishable') throw fieldError('key_id', 'domains and products restrict publishable keys only');
+  if (input.allowed_domains !== undefined && input.follow_store_domains === true) throw fieldError('follow_store_domains', 'send allowed_domains or follow_store_domains, not both');
+  const store = await storeOf(deps, caller, key.store_id);
+  const change: Partial<KeyRow> = {};
+  if (input.label !== undefined) change.label = input.label || null;
+  if (input.allowed_domains !== undefined) Object.assign(change, { allowed_domains: JSON.stringify(checkDomains(store, input.allowed_domains)), inherit_domains: 0 });
+  if (input.follow_store_domains !== undefined) Object.assign(change, { inherit_domains: input.follow_store_domains ? 1 : 0, ...(input.follow_store_domains && { allowed_domains: '[]' }) });
+  if (input.allowed_products !== undefined) change.allowed_products = JSON.stringify(await checkProducts(deps, store, input.allowed_products));
+  if (Object.keys(change).length > 0) await updateKey(deps.db, key.id, change);
+  return keyView((await findKey(deps.db, key.id))!, deps.clock.now());
+}
 
 /** Revokes now: the next request with this key is a 401. */
-export async function revokeApiKey(deps: Pick<Deps, 'db' | 'clock'>, id: string) {
-  const key = await findKey(deps.db, id);
-  if (!key) throw notFound('Key');
+export async function revokeApiKey(deps: Pick<Deps, 'db' | 'clock'>, caller: Caller, input: Out<typeof RevokeApiKeyInput>) {
+  const key = await keyOf(deps, caller, input.key_id);
   const now = deps.clock.now();
-  if (key.revoked_at !== null && key.revoked_at <= now.toISOString()) throw new AppError('conflict', 'Key already revoked');
-  await revokeKey(deps.db, id, now.toISOString(), key.replaced_by);
-  return keyView((await findKey(deps.db, id))!, now);
+  if (key.revoked_at !== null && key.revoked_at <= now.toISOString()) throw new AppError('conflict', 'Key already revoked', [{ field: 'key_id', message: 'already revoked' }]);
+  await revokeKey(deps.db, key.id, now.toISOString(), key.replaced_by);
+  return keyView((await findKey(deps.db, key.id))!, now);
 }
 
-/** Issues a replacement with the same settings; the old key stops after `graceMinutes` (0 = now). */
-export async function rollApiKey(deps: Pick<Deps, 'db' | 'clock'>, id: string, graceMinutes = 0) {
+/** `codrail keys roll`: a replacement with the same settings; the old key stops after `graceMinutes` (0 = now). */
+export async function rollApiKey(deps: Pick<Deps, 'db' | 'clock'>, caller: Caller, id: string, graceMinutes = 0) {
   if (!Number.isInteger(graceMinutes) || graceMinutes < 0 || graceMinutes > 60 * 24 * 30) throw fieldError('grace', 'grace must be 0 to 43200 minutes');
-  const old = await findKey(deps.db, id);
-  if (!old) throw notFound('Key');
+  const old = await keyOf(deps, caller, id);
   const now = deps.clock.now();
   if (!keyActive(old, now)) throw new AppError('conflict', 'Key already revoked');
-  const { key, hash, prefix } = generateKey({ type: old.type, env: old.env });
-  const newKeyId = newId();
+  const { key, hash, prefix, last4 } = generateKey({ type: old.type, env: old.env });
+  const fresh: KeyRow = { ...old, id: newId(), hash, prefix, last4, created_at: now.toISOString(), last_used_at: null, revoked_at: null, replaced_by: null };
   const revokeAt = new Date(now.getTime() + graceMinutes * 60_000).toISOString();
   await writeTransaction(deps.db, async (tx) => {
-    await insertKey(tx, { ...old, id: newKeyId, hash, prefix, created_at: now.toISOString(), last_used_at: null, revoked_at: null, replaced_by: null });
-    await revokeKey(tx, old.id, revokeAt, newKeyId);
+    await insertKey(tx, fresh);
+    await revokeKey(tx, old.id, revokeAt, fresh.id);
   });
-  return { id: newKeyId, key, type: old.type, env: old.env, prefix, store_id: old.store_id, replaces: old.id, old_key_revoked_at: revokeAt };
+  return { ...keyView(fresh, now), key, env: fresh.env, replaces: old.id, old_key_revoked_at: revokeAt };
+}
+
+/** `codrail keys create --type publishable|secret` (SPEC 9): the two creations behind one command. */
+export async function createKey(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  caller: Caller,
+  input: { store_id: string; type: string; env?: string | undefined; domains?: string[] | undefined; products?: string[] | undefined; label?: string | undefined },
+) {
+  const common = { store_id: input.store_id, ...(input.env !== undefined && { mode: input.env }), ...(input.label !== undefined && { label: input.label }) };
+  let created: Out<typeof CreatedApiKey>;
+  if (input.type === 'secret') {
+    if (input.domains?.length || input.products?.length) throw fieldError('type', 'domains and products restrict publishable keys only');
+    created = await createSecretKey(deps, caller, parseWith(CreateSecretKeyInput, common));
+  } else if (input.type === 'publishable') {
+    const restrictions = { ...(input.domains?.length && { allowed_domains: input.domains }), ...(input.products?.length && { allowed_products: input.products }) };
+    created = await createPublishableKey(deps, caller, parseWith(CreatePublishableKeyInput, { ...common, ...restrictions }));
+  } else throw fieldError('type', 'type must be publishable or secret');
+  return { ...created, env: created.mode };
 }

@@ -6,7 +6,7 @@ import type { Deps } from '../../app.ts';
 import { AppError } from '../../errors.ts';
 import { findKeyByHash } from '../../db/queries/keys.queries.ts';
 import { classifyKey, hashKey } from '../../domain/keys.ts';
-import { SCOPES } from '../../domain/oauth/scopes.ts';
+import { GRANTABLE_SCOPES } from '../../domain/oauth/scopes.ts';
 import type { Principal } from '../../domain/oauth/principal.ts';
 import { keyActive } from '../keys/authenticate-key.ts';
 import { ACCESS_TOKEN_PREFIX, verifyAccessToken } from './access-tokens.ts';
@@ -18,7 +18,8 @@ const invalidToken = () => new AppError('invalid_token', 'The access token is in
 /** Scheme is case-insensitive (RFC 9110 §11.1); exactly one token68 after it. */
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
-const ALL_SCOPES: ReadonlySet<string> = new Set(SCOPES);
+/** A secret key may do everything an account operation needs; never a scope OAuth cannot grant (issue 10). */
+const ALL_SCOPES: ReadonlySet<string> = new Set(GRANTABLE_SCOPES);
 
 export async function authenticateBearer(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'signingKeys'>, authorization: string | undefined): Promise<Principal> {
   if (authorization === undefined || authorization.trim() === '') throw missingToken();

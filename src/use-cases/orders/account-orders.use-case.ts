@@ -9,6 +9,7 @@ import { ORDER_STATUSES } from '../../db/tables/index.ts';
 import { AppError } from '../../errors.ts';
 import { clampLimit, cursorInput, decodeCursor, limitInput, toPage } from '../pagination.ts';
 import { uuidInput } from '../validate.ts';
+import { sees, type Caller } from '../caller.ts';
 import { orderSummary } from './order-view.ts';
 import { orderDetail } from './orders.use-case.ts';
 
@@ -29,9 +30,7 @@ export const GetAccountOrderSchema = v.strictObject({
   order_id: uuidInput('order_id', 'Order id (from list_orders or create_order).'),
 });
 
-export interface AccountScope {
-  accountId: string;
-}
+export type AccountScope = Pick<Caller, 'accountId'>;
 
 const orderNotFound = () => new AppError('not_found', 'Order not found', [{ field: 'order_id', message: 'Unknown order' }]);
 
@@ -54,6 +53,6 @@ export async function getAccountOrder(deps: Pick<Deps, 'db'>, caller: AccountSco
   const order = await findOrder(deps.db, input.order_id.toLowerCase());
   if (!order) throw orderNotFound();
   const store = await findStore(deps.db, order.store_id);
-  if (!store || store.account_id !== caller.accountId) throw orderNotFound();
+  if (!store || !sees(caller, store.account_id)) throw orderNotFound();
   return orderDetail(deps, order);
 }

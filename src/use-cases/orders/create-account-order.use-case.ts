@@ -4,12 +4,14 @@
 // field names. An unconfident city still creates the order, flagged for review (SPEC 6: never lose
 // a sale), and its candidates come back so the assistant can ask the buyer.
 import type { Deps } from '../../app.ts';
-import { findPack, findProduct, findStore } from '../../db/queries/stores.queries.ts';
+import { findPack } from '../../db/queries/products.queries.ts';
+import type { Caller } from '../caller.ts';
+import { productOf, storeOf } from '../tenancy.ts';
 import { findOrder } from '../../db/queries/orders.queries.ts';
 import { AppError, type FieldIssue } from '../../errors.ts';
 import { toMajor } from '../../domain/money.ts';
 import { DEFAULT_PACK, ORDER_QUANTITY } from '../../limits.ts';
-import { createOrder, type AccountCaller } from './create-order.use-case.ts';
+import { createOrder } from './create-order.use-case.ts';
 import type { CreateAccountOrderInput } from './create-account-order.schema.ts';
 import { orderDetail } from './orders.use-case.ts';
 
@@ -33,19 +35,16 @@ function renamed(error: AppError): AppError {
   return new AppError(error.code, error.message, details, error.headers);
 }
 
-const notFoundField = (field: string, what: string) => new AppError('not_found', `${what} not found`, [{ field, message: `Unknown ${what.toLowerCase()}` }]);
-
-export async function createAccountOrder(deps: Deps, caller: AccountCaller, input: CreateAccountOrderInput) {
+export async function createAccountOrder(deps: Deps, caller: Caller, input: CreateAccountOrderInput) {
   const storeId = input.store_id.toLowerCase();
   const productId = input.product_id.toLowerCase();
   const packCode = (input.pack ?? DEFAULT_PACK).trim();
   const quantity = input.quantity ?? ORDER_QUANTITY.default;
 
   // Tenancy first: another account's store or product is not_found (MCP-TOOLS.md §5.14).
-  const store = await findStore(deps.db, storeId);
-  if (!store || store.account_id !== caller.accountId) throw notFoundField('store_id', 'Store');
-  const product = await findProduct(deps.db, productId);
-  if (!product || product.store_id !== store.id) throw notFoundField('product_id', 'Product');
+  const store = await storeOf(deps, caller, storeId);
+  const { product } = await productOf(deps, caller, productId);
+  if (product.store_id !== store.id) throw new AppError('not_found', 'Product not found', [{ field: 'product_id', message: 'Unknown product of this store' }]);
   const pack = await findPack(deps.db, product.id, packCode);
   if (!pack) throw new AppError('invalid_input', 'Invalid data', [{ field: 'pack', message: `Unknown pack "${packCode}" for this product` }]);
 
@@ -62,7 +61,8 @@ export async function createAccountOrder(deps: Deps, caller: AccountCaller, inpu
 
   let outcome;
   try {
-    outcome = await createOrder(deps, { body, principal: caller, ip: null, idempotencyKey: input.idempotency_key }, {});
+    const principal = { accountId: store.account_id, actor: caller.actor, subjectId: caller.subjectId };
+    outcome = await createOrder(deps, { body, principal, ip: null, idempotencyKey: input.idempotency_key }, {});
   } catch (error) {
     throw error instanceof AppError ? renamed(error) : error;
   }

@@ -8,7 +8,9 @@ import { newId, UUID_PATTERN } from '../../ids.ts';
 import { DUPLICATE_WINDOW_MS, IDEMPOTENCY_KEY_MAX } from '../../limits.ts';
 import type { StoresTable } from '../../db/tables/index.ts';
 import { writeTransaction } from '../../db/transaction.ts';
-import { blockedValues, findLanding, findPack, findProduct, findStore, takeOrderNumber } from '../../db/queries/stores.queries.ts';
+import { blockedValues, findStore, takeOrderNumber } from '../../db/queries/stores.queries.ts';
+import { findPack, findProduct } from '../../db/queries/products.queries.ts';
+import { findLanding } from '../../db/queries/landings.queries.ts';
 import { touchKey } from '../../db/queries/keys.queries.ts';
 import {
   findIdempotency,
@@ -21,7 +23,7 @@ import {
 } from '../../db/queries/orders.queries.ts';
 import { CANONICALIZED_COUNTRIES, POSTAL_CODE_REQUIRED } from '../../domain/countries.ts';
 import { normalizePhone, phoneDigits } from '../../domain/phone.ts';
-import { toMinor } from '../../domain/money.ts';
+import { storeMoney } from '../stores/store-money.ts';
 import { checkOrderPrice } from '../../domain/pricing.ts';
 import { botReason } from '../../domain/anti-bot.ts';
 import { hostAllowed, requestHost } from '../../domain/domains.ts';
@@ -163,9 +165,18 @@ async function priceCheck(deps: Deps, r: Resolved, input: CreateOrderInput) {
   if (product.status !== 'active') throw fieldError('product_id', 'This product is not available');
   const pack = await findPack(deps.db, product.id, input.pack);
   if (!pack) throw fieldError('pack', `Unknown pack "${input.pack}" for this product`);
-  const unitPriceMinor = toMinor(input.unit_price)!;
-  const totalPriceMinor = toMinor(input.total_price)!;
-  const verdict = checkOrderPrice({ pack, maxDiscountPct: r.store.max_discount_pct, quantity: input.quantity, unitPriceMinor, totalPriceMinor });
+  // Amounts follow the store currency's decimals (ISO 4217, or whole when configured).
+  const money = storeMoney(deps, r.store);
+  const unitPriceMinor = money.minor('unit_price', input.unit_price);
+  const totalPriceMinor = money.minor('total_price', input.total_price);
+  const verdict = checkOrderPrice({
+    pack,
+    maxDiscountPct: r.store.max_discount_pct,
+    unitFloorMinor: product.min_unit_price_minor,
+    quantity: input.quantity,
+    unitPriceMinor,
+    totalPriceMinor,
+  });
   if (!verdict.ok) {
     deps.log.info({ productId: product.id, pack: pack.code, reason: verdict.reason }, 'order price refused');
     throw new AppError('price_below_floor', 'Price below the allowed minimum', [

@@ -1,76 +1,164 @@
-import * as v from 'valibot';
-import type { Selectable } from 'kysely';
+// Stores (MCP-TOOLS.md §6.2, §6.3): one country and currency each; archiving stops checkout, takes
+// its landing pages offline and disables its publishable keys, and keeps every row.
+import type * as v from 'valibot';
 import type { Deps } from '../../app.ts';
-import type { StoresTable } from '../../db/tables/index.ts';
 import { newId } from '../../ids.ts';
-import { DEFAULT_MAX_DISCOUNT_PCT, FIRST_ORDER_NUMBER, MAX_DISCOUNT_PCT_RANGE, NAME_MAX } from '../../limits.ts';
+import { DEFAULT_MAX_DISCOUNT_PCT, FIRST_ORDER_NUMBER } from '../../limits.ts';
+import { writeTransaction } from '../../db/transaction.ts';
 import { findAccount } from '../../db/queries/accounts.queries.ts';
-import { findStore, insertStore, listStores, setStoreDomains } from '../../db/queries/stores.queries.ts';
-import { parseCountry, parseCurrency } from '../../domain/countries.ts';
-import { normalizeDomainEntry } from '../../domain/domains.ts';
-import { notFound } from '../../errors.ts';
-import { parseWith } from '../validate.ts';
+import { findStore, insertStore, listStorePage, setStoreDomains, storeCounts, storeHasOrders, updateStore as writeStore } from '../../db/queries/stores.queries.ts';
+import { livePublishableKeys, revokeKey, updateKey } from '../../db/queries/keys.queries.ts';
+import { unpublishLandingsWhere } from '../../db/queries/landings.queries.ts';
+import { countryProfile } from '../../domain/countries.ts';
+import { normalizePhone } from '../../domain/phone.ts';
+import { AppError, fieldError, invalidState } from '../../errors.ts';
+import type { Caller } from '../caller.ts';
+import { clampLimit, keysetPage, pageAfter } from '../pagination.ts';
+import { storeOf, type StoreRow } from '../tenancy.ts';
+import type { ArchiveStoreInput, CreateStoreInput, GetStoreInput, ListStoresInput, Store, StoreDomainInput, StorePage, StoreSummary, UpdateStoreInput } from './store.schemas.ts';
 
-export const DomainSchema = v.pipe(
-  v.string(),
-  v.transform((s) => normalizeDomainEntry(s)),
-  v.string('domain must be a host name like shop.example.com or *.example.com'),
-);
+type Out<S extends v.GenericSchema> = v.InferOutput<S>;
 
-export const CreateStoreSchema = v.object({
-  account_id: v.pipe(v.string(), v.uuid('account must be a UUID')),
-  name: v.pipe(v.string(), v.trim(), v.minLength(1, 'name is required'), v.maxLength(NAME_MAX)),
-  country: v.pipe(v.string(), v.transform(parseCountry), v.string('country must be an ISO 3166-1 alpha-2 code')),
-  currency: v.pipe(v.string(), v.transform(parseCurrency), v.string('currency must be an ISO 4217 code')),
-  max_discount_pct: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(MAX_DISCOUNT_PCT_RANGE.min), v.maxValue(MAX_DISCOUNT_PCT_RANGE.max, 'max discount must be 0 to 100')),
-    DEFAULT_MAX_DISCOUNT_PCT,
-  ),
-  domains: v.optional(v.array(DomainSchema), []),
-});
+const domainsOf = (s: Pick<StoreRow, 'allowed_domains'>): string[] => JSON.parse(s.allowed_domains) as string[];
 
-export function storeView(s: Selectable<StoresTable>) {
-  const { next_order_number: _next, allowed_domains, ...rest } = s;
-  return { ...rest, domains: JSON.parse(allowed_domains) as string[] };
+export function storeSummary(s: StoreRow): Out<typeof StoreSummary> {
+  return {
+    id: s.id,
+    name: s.name,
+    country: s.country,
+    currency: s.currency,
+    timezone: s.timezone,
+    status: s.archived_at === null ? 'active' : 'archived',
+    domains: domainsOf(s),
+    created_at: s.created_at,
+  };
 }
 
-export async function createStore(deps: Pick<Deps, 'db' | 'clock'>, raw: unknown) {
-  const input = parseWith(CreateStoreSchema, raw);
-  if (!(await findAccount(deps.db, input.account_id))) throw notFound('Account');
-  const row = {
-    id: newId(),
-    account_id: input.account_id,
+export async function storeDetail(deps: Pick<Deps, 'db' | 'config'>, s: StoreRow): Promise<Out<typeof Store>> {
+  return {
+    ...storeSummary(s),
+    account_id: s.account_id,
+    support_phone: s.support_phone,
+    order_prefix: s.order_prefix,
+    max_discount_pct: s.max_discount_pct,
+    archived_at: s.archived_at,
+    archive_reason: s.archive_reason,
+    updated_at: s.updated_at || s.created_at,
+    counts: await storeCounts(deps.db, s.id),
+    fulfillment: deps.config.fulfillmentUrl ? { connected: true, source: 'server' } : { connected: false, source: 'none' },
+  };
+}
+
+const reload = async (deps: Pick<Deps, 'db' | 'config'>, id: string) => storeDetail(deps, (await findStore(deps.db, id))!);
+
+function phoneOf(text: string | undefined, country: string): string | null | undefined {
+  if (text === undefined) return undefined;
+  if (text === '') return null;
+  const phone = normalizePhone(text, country);
+  if (!phone) throw fieldError('support_phone', `support_phone is not a valid phone number for ${country}`);
+  return phone.e164;
+}
+
+export async function createStore(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof CreateStoreInput>): Promise<Out<typeof Store>> {
+  if (caller.accountId === null) throw fieldError('account', 'which account? pass --account ID');
+  if (!(await findAccount(deps.db, caller.accountId))) throw new AppError('not_found', 'Account not found', [{ field: 'account', message: 'Unknown account' }]);
+  const profile = countryProfile(input.country)!;
+  const now = deps.clock.now().toISOString();
+  const id = newId();
+  await insertStore(deps.db, {
+    id,
+    account_id: caller.accountId,
     name: input.name,
     country: input.country,
-    currency: input.currency,
-    max_discount_pct: input.max_discount_pct,
-    allowed_domains: JSON.stringify([...new Set(input.domains)]),
+    currency: input.currency ?? profile.currency,
+    max_discount_pct: input.max_discount_pct ?? DEFAULT_MAX_DISCOUNT_PCT,
+    allowed_domains: JSON.stringify([...new Set(input.domains ?? [])]),
     next_order_number: FIRST_ORDER_NUMBER,
-    created_at: deps.clock.now().toISOString(),
-  };
-  await insertStore(deps.db, row);
-  return storeView((await findStore(deps.db, row.id))!);
+    timezone: input.timezone ?? profile.timezone,
+    support_phone: phoneOf(input.support_phone, input.country) ?? null,
+    order_prefix: input.order_prefix || null,
+    created_at: now,
+    updated_at: now,
+    archive_reason: null,
+  });
+  return reload(deps, id);
 }
 
-export async function getStore(deps: Pick<Deps, 'db'>, id: string) {
-  const store = await findStore(deps.db, id);
-  if (!store) throw notFound('Store');
-  return store;
+export async function getStore(deps: Pick<Deps, 'db' | 'config'>, caller: Caller, input: Out<typeof GetStoreInput>) {
+  return storeDetail(deps, await storeOf(deps, caller, input.store_id));
 }
 
-export const listAllStores = async (deps: Pick<Deps, 'db'>, accountId?: string) => (await listStores(deps.db, accountId)).map(storeView);
-
-/** Adds or removes one allowed checkout domain; adding twice is a no-op. Returns the new list. */
-export async function changeStoreDomain(deps: Pick<Deps, 'db'>, storeId: string, domainText: string, action: 'add' | 'remove') {
-  const domain = parseWith(DomainSchema, domainText);
-  const store = await getStore(deps, storeId);
-  const current = JSON.parse(store.allowed_domains) as string[];
-  const next = action === 'add' ? [...new Set([...current, domain])] : current.filter((d) => d !== domain);
-  if (action === 'remove' && next.length === current.length) throw notFound(`Domain ${domain}`);
-  await setStoreDomains(deps.db, storeId, next);
-  return next;
+export async function listStores(deps: Pick<Deps, 'db'>, caller: Caller, input: Out<typeof ListStoresInput>): Promise<Out<typeof StorePage>> {
+  const limit = clampLimit(input.limit);
+  const rows = await listStorePage(deps.db, {
+    accountId: caller.accountId,
+    archived: input.status === undefined ? undefined : input.status === 'archived',
+    country: input.country,
+    after: pageAfter(input.cursor),
+    limit: limit + 1,
+  });
+  return keysetPage(rows, limit, storeSummary);
 }
 
-export async function listStoreDomains(deps: Pick<Deps, 'db'>, storeId: string) {
-  return JSON.parse((await getStore(deps, storeId)).allowed_domains) as string[];
+export async function updateStore(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof UpdateStoreInput>) {
+  const store = await storeOf(deps, caller, input.store_id);
+  const moving = (input.country !== undefined && input.country !== store.country) || (input.currency !== undefined && input.currency !== store.currency);
+  if (moving && (await storeHasOrders(deps.db, store.id)))
+    throw invalidState('The store has orders: its country and currency can no longer change', [
+      { field: input.country !== undefined && input.country !== store.country ? 'country' : 'currency', message: 'fixed once the store has orders' },
+    ]);
+  const phone = phoneOf(input.support_phone, input.country ?? store.country);
+  await writeStore(deps.db, store.id, {
+    ...(input.name !== undefined && { name: input.name }),
+    ...(input.timezone !== undefined && { timezone: input.timezone }),
+    ...(phone !== undefined && { support_phone: phone }),
+    ...(input.order_prefix !== undefined && { order_prefix: input.order_prefix || null }),
+    ...(input.max_discount_pct !== undefined && { max_discount_pct: input.max_discount_pct }),
+    ...(input.country !== undefined && { country: input.country }),
+    ...(input.currency !== undefined && { currency: input.currency }),
+    updated_at: deps.clock.now().toISOString(),
+  });
+  return reload(deps, store.id);
+}
+
+/** Checkout stops, landing pages go offline, publishable keys are revoked; archiving again changes nothing. */
+export async function archiveStore(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof ArchiveStoreInput>) {
+  const store = await storeOf(deps, caller, input.store_id);
+  if (store.archived_at !== null) return storeDetail(deps, store);
+  const now = deps.clock.now().toISOString();
+  await writeTransaction(deps.db, async (tx) => {
+    await writeStore(tx, store.id, { archived_at: now, archive_reason: input.reason || null, updated_at: now });
+    await unpublishLandingsWhere(tx, { storeId: store.id }, now);
+    for (const key of await livePublishableKeys(tx, store.id, now)) await revokeKey(tx, key.id, now, key.replaced_by);
+  });
+  return reload(deps, store.id);
+}
+
+/** Adding a domain the store already allows is a no-op (MCP-TOOLS.md §6.3 row 8). */
+export async function addStoreDomain(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof StoreDomainInput>) {
+  const store = await storeOf(deps, caller, input.store_id);
+  const current = domainsOf(store);
+  if (!current.includes(input.domain)) await setStoreDomains(deps.db, store.id, [...current, input.domain], deps.clock.now().toISOString());
+  return reload(deps, store.id);
+}
+
+/** The domain leaves the store and every publishable key that listed it (row 9). */
+export async function removeStoreDomain(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof StoreDomainInput>) {
+  const store = await storeOf(deps, caller, input.store_id);
+  const current = domainsOf(store);
+  if (!current.includes(input.domain)) throw new AppError('not_found', `Domain ${input.domain} not found`, [{ field: 'domain', message: 'not one of the store domains' }]);
+  const now = deps.clock.now().toISOString();
+  await writeTransaction(deps.db, async (tx) => {
+    await setStoreDomains(tx, store.id, current.filter((d) => d !== input.domain), now);
+    for (const key of await livePublishableKeys(tx, store.id, now)) {
+      const listed = JSON.parse(key.allowed_domains) as string[];
+      if (listed.includes(input.domain)) await updateKey(tx, key.id, { allowed_domains: JSON.stringify(listed.filter((d) => d !== input.domain)) });
+    }
+  });
+  return reload(deps, store.id);
+}
+
+/** `codrail stores domains list STORE_ID`. */
+export async function listStoreDomains(deps: Pick<Deps, 'db'>, caller: Caller, storeId: string): Promise<string[]> {
+  return domainsOf(await storeOf(deps, caller, storeId));
 }

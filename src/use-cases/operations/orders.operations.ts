@@ -1,11 +1,13 @@
-// Order tools (MCP-TOOLS.md §6.7 rows 35-37): the use-cases do the work; these are the catalog rows.
-import { GetAccountOrderSchema, ListAccountOrdersSchema, getAccountOrder, listAccountOrderPage } from '../../use-cases/orders/account-orders.use-case.ts';
-import { CreateAccountOrderSchema } from '../../use-cases/orders/create-account-order.schema.ts';
-import { createAccountOrder } from '../../use-cases/orders/create-account-order.use-case.ts';
-import { defineTool, READ_ONLY } from './tool-definition.ts';
+// Orders (MCP-TOOLS.md §6.7 rows 35-37). Their CLI commands come with the order's life (issue 12):
+// `codrail orders list|show` are the operator's support views today.
+import { GetAccountOrderSchema, ListAccountOrdersSchema, getAccountOrder, listAccountOrderPage } from '../orders/account-orders.use-case.ts';
+import { CreateAccountOrderSchema } from '../orders/create-account-order.schema.ts';
+import { createAccountOrder } from '../orders/create-account-order.use-case.ts';
+import { CreatedAccountOrder, OrderDetail, OrderPage } from '../orders/order.schemas.ts';
+import { READ_ONLY, defineOperation } from './operation.ts';
 
-export const orderTools = [
-  defineTool({
+export const orderOperations = [
+  defineOperation({
     name: 'list_orders',
     title: 'List orders',
     description:
@@ -13,10 +15,12 @@ export const orderTools = [
     scope: 'orders:read',
     annotations: READ_ONLY,
     input: ListAccountOrdersSchema,
+    output: OrderPage,
     hints: { invalid_cursor: 'Pass next_cursor from the previous list_orders answer, or omit cursor to start over.' },
-    run: (deps, principal, input) => listAccountOrderPage(deps, principal, input),
+    http: 'GET /orders',
+    run: listAccountOrderPage,
   }),
-  defineTool({
+  defineOperation({
     name: 'get_order',
     title: 'Get order',
     description:
@@ -24,10 +28,12 @@ export const orderTools = [
     scope: 'orders:read',
     annotations: READ_ONLY,
     input: GetAccountOrderSchema,
+    output: OrderDetail,
     hints: { not_found: 'order_id must be an order id returned by list_orders or create_order for this account.' },
-    run: (deps, principal, input) => getAccountOrder(deps, principal, input),
+    http: 'GET /orders/:order_id',
+    run: getAccountOrder,
   }),
-  defineTool({
+  defineOperation({
     name: 'create_order',
     title: 'Create order',
     description:
@@ -35,11 +41,14 @@ export const orderTools = [
     scope: 'orders:create',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     input: CreateAccountOrderSchema,
+    output: CreatedAccountOrder,
     hints: {
       not_found: 'store_id comes from get_account; product_id must be a product of that store.',
       conflict: 'This idempotency_key was used for a different order: use a new key for a new order.',
       price_below_floor: 'The pack price is below its floor: the store owner must fix the pack prices.',
     },
-    run: (deps, principal, input) => createAccountOrder(deps, principal, input),
+    http: 'POST /orders',
+    creates: true,
+    run: createAccountOrder,
   }),
 ];

@@ -1,0 +1,18 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+
+/** A page position: the (created_at, id) of the last row of the previous page. */
+export interface After {
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * Rows strictly after `after` in (created_at, id) descending order, as a row-value comparison both
+ * SQLite and PostgreSQL evaluate on the (…, created_at) indexes (MCP-TOOLS.md §5.8 keyset).
+ */
+export const before = (createdAt: string, id: string, after: After): Expression<SqlBool> =>
+  sql<SqlBool>`(${sql.ref(createdAt)}, ${sql.ref(id)}) < (${after.createdAt}, ${after.id})`;
+
+/** `%text%` with LIKE's wildcards escaped (SQLite honours the backslash only with ESCAPE). */
+export const containing = (column: string, text: string): Expression<SqlBool> =>
+  sql<SqlBool>`${sql.ref(column)} like ${`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;

@@ -1,0 +1,184 @@
+// Landing pages (MCP-TOOLS.md §6.6): created unpublished, published only when ready (product
+// active, packs exist, store open with a checkout domain), unpublished keeping their content,
+// deleted only while unpublished. The public page is /l/<slug>; orders post with its id (mode 1).
+import type * as v from 'valibot';
+import type { Deps } from '../../app.ts';
+import { newId } from '../../ids.ts';
+import { writeTransaction } from '../../db/transaction.ts';
+import { deleteLanding as removeLanding, findLanding, findLandingBySlug, insertLanding, listLandingPage, updateLanding } from '../../db/queries/landings.queries.ts';
+import { listPacks } from '../../db/queries/products.queries.ts';
+import { detachOrdersFromLanding } from '../../db/queries/orders.queries.ts';
+import { conflict, fieldError, invalidState, type FieldIssue } from '../../errors.ts';
+import type { Caller } from '../caller.ts';
+import { clampLimit, keysetPage, pageAfter } from '../pagination.ts';
+import { landingOf, productOf, storeOf, type LandingRow, type ProductRow, type StoreRow } from '../tenancy.ts';
+import type {
+  CreateLandingPageInput,
+  DeletedLandingPage,
+  GetLandingPageInput,
+  LandingPage,
+  LandingPagePage,
+  LandingSummary,
+  ListLandingPagesInput,
+  Section,
+  SetLandingSectionsInput,
+  UpdateLandingPageInput,
+} from './landing.schemas.ts';
+
+type Out<S extends v.GenericSchema> = v.InferOutput<S>;
+
+export const landingUrl = (deps: Pick<Deps, 'config'>, slug: string) => `${deps.config.baseUrl}/l/${slug}`;
+
+export function landingSummary(deps: Pick<Deps, 'config'>, l: LandingRow): Out<typeof LandingSummary> {
+  return {
+    id: l.id,
+    store_id: l.store_id,
+    product_id: l.product_id,
+    slug: l.slug,
+    title: l.title,
+    published: l.published === 1,
+    url: landingUrl(deps, l.slug),
+    created_at: l.created_at,
+    updated_at: l.updated_at,
+  };
+}
+
+export function landingView(deps: Pick<Deps, 'config'>, l: LandingRow): Out<typeof LandingPage> {
+  return {
+    ...landingSummary(deps, l),
+    status: l.published === 1 ? 'published' : 'unpublished',
+    published_at: l.published_at,
+    sections: JSON.parse(l.sections) as Out<typeof Section>[],
+    seo_title: l.seo_title,
+    seo_description: l.seo_description,
+    theme: JSON.parse(l.theme) as Out<typeof LandingPage>['theme'],
+    order_url: `${deps.config.baseUrl}/api/orders/create`,
+  };
+}
+
+const reload = async (deps: Pick<Deps, 'db' | 'config'>, id: string) => landingView(deps, (await findLanding(deps.db, id))!);
+
+/** What keeps a page from going live; empty when it may be published. */
+async function readinessProblems(deps: Pick<Deps, 'db'>, product: ProductRow, store: StoreRow): Promise<FieldIssue[]> {
+  const problems: FieldIssue[] = [];
+  if (store.archived_at !== null) problems.push({ field: 'store_id', message: 'the store is archived' });
+  if (product.status !== 'active') problems.push({ field: 'product_id', message: `the product is ${product.status}: activate it with update_product status active` });
+  if ((await listPacks(deps.db, product.id)).length === 0) problems.push({ field: 'product_id', message: 'the product has no packs: set_product_packs first' });
+  if ((JSON.parse(store.allowed_domains) as string[]).length === 0) problems.push({ field: 'store_id', message: 'the store has no checkout domain: add_store_domain first' });
+  return problems;
+}
+
+async function assertReady(deps: Pick<Deps, 'db'>, product: ProductRow, store: StoreRow): Promise<void> {
+  const problems = await readinessProblems(deps, product, store);
+  if (problems.length > 0) throw invalidState('The landing page is not ready to publish', problems);
+}
+
+async function freeSlug(deps: Pick<Deps, 'db'>, slug: string, exceptId?: string): Promise<void> {
+  const other = await findLandingBySlug(deps.db, slug);
+  if (other && other.id !== exceptId) throw conflict(`Slug ${slug} is taken`, [{ field: 'slug', message: 'another landing page uses this slug' }]);
+}
+
+export async function createLandingPage(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof CreateLandingPageInput>) {
+  const { product, store } = await productOf(deps, caller, input.product_id);
+  if (input.store_id !== undefined && (await storeOf(deps, caller, input.store_id)).id !== store.id) throw fieldError('product_id', 'the product belongs to another store');
+  await freeSlug(deps, input.slug);
+  if (input.publish) await assertReady(deps, product, store);
+  const now = deps.clock.now().toISOString();
+  const id = newId();
+  await insertLanding(deps.db, {
+    id,
+    store_id: store.id,
+    product_id: product.id,
+    slug: input.slug,
+    title: input.title ?? product.name,
+    published: input.publish ? 1 : 0,
+    sections: JSON.stringify(input.sections ?? []),
+    seo_title: input.seo_title || null,
+    seo_description: input.seo_description || null,
+    theme: JSON.stringify(input.theme ?? {}),
+    published_at: input.publish ? now : null,
+    created_at: now,
+    updated_at: now,
+  });
+  return reload(deps, id);
+}
+
+export async function getLandingPage(deps: Pick<Deps, 'db' | 'config'>, caller: Caller, input: Out<typeof GetLandingPageInput>) {
+  return landingView(deps, (await landingOf(deps, caller, input.landing_page_id)).landing);
+}
+
+export async function listLandingPages(deps: Pick<Deps, 'db' | 'config'>, caller: Caller, input: Out<typeof ListLandingPagesInput>): Promise<Out<typeof LandingPagePage>> {
+  if (input.store_id !== undefined) await storeOf(deps, caller, input.store_id);
+  if (input.product_id !== undefined) await productOf(deps, caller, input.product_id);
+  const limit = clampLimit(input.limit);
+  const rows = await listLandingPage(deps.db, {
+    accountId: caller.accountId,
+    storeId: input.store_id?.toLowerCase(),
+    productId: input.product_id?.toLowerCase(),
+    published: input.status === undefined ? undefined : input.status === 'published',
+    text: input.query,
+    after: pageAfter(input.cursor),
+    limit: limit + 1,
+  });
+  return keysetPage(rows, limit, (l) => landingSummary(deps, l));
+}
+
+export async function updateLandingPage(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof UpdateLandingPageInput>) {
+  const { landing, store } = await landingOf(deps, caller, input.landing_page_id);
+  if (input.slug !== undefined) await freeSlug(deps, input.slug, landing.id);
+  if (input.product_id !== undefined) {
+    const { product } = await productOf(deps, caller, input.product_id);
+    if (product.store_id !== store.id) throw fieldError('product_id', "the product must belong to the page's store");
+    // A live page must keep selling something that can be ordered.
+    if (landing.published === 1) await assertReady(deps, product, store);
+  }
+  const theme = input.theme === undefined ? undefined : { ...(JSON.parse(landing.theme) as object), ...input.theme };
+  await updateLanding(deps.db, landing.id, {
+    ...(input.title !== undefined && { title: input.title }),
+    ...(input.slug !== undefined && { slug: input.slug }),
+    ...(input.product_id !== undefined && { product_id: input.product_id.toLowerCase() }),
+    ...(input.seo_title !== undefined && { seo_title: input.seo_title || null }),
+    ...(input.seo_description !== undefined && { seo_description: input.seo_description || null }),
+    ...(theme !== undefined && { theme: JSON.stringify(theme) }),
+    updated_at: deps.clock.now().toISOString(),
+  });
+  return reload(deps, landing.id);
+}
+
+export async function setLandingSections(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof SetLandingSectionsInput>) {
+  const { landing } = await landingOf(deps, caller, input.landing_page_id);
+  await updateLanding(deps.db, landing.id, { sections: JSON.stringify(input.sections), updated_at: deps.clock.now().toISOString() });
+  return reload(deps, landing.id);
+}
+
+/** Publishing a published page changes nothing; readiness is checked every time. */
+export async function publishLandingPage(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof GetLandingPageInput>) {
+  const { landing, store } = await landingOf(deps, caller, input.landing_page_id);
+  const { product } = await productOf(deps, caller, landing.product_id);
+  await assertReady(deps, product, store);
+  if (landing.published === 0) {
+    const now = deps.clock.now().toISOString();
+    await updateLanding(deps.db, landing.id, { published: 1, published_at: now, updated_at: now });
+  }
+  return reload(deps, landing.id);
+}
+
+export async function unpublishLandingPage(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof GetLandingPageInput>) {
+  const { landing } = await landingOf(deps, caller, input.landing_page_id);
+  if (landing.published === 1) await updateLanding(deps.db, landing.id, { published: 0, updated_at: deps.clock.now().toISOString() });
+  return reload(deps, landing.id);
+}
+
+/** Only an unpublished page; the orders it took are kept, without the link to it. */
+export async function deleteLandingPage(deps: Pick<Deps, 'db' | 'config'>, caller: Caller, input: Out<typeof GetLandingPageInput>): Promise<Out<typeof DeletedLandingPage>> {
+  const { landing } = await landingOf(deps, caller, input.landing_page_id);
+  if (landing.published === 1) throw invalidState('The landing page is published: unpublish it first', [{ field: 'landing_page_id', message: 'published' }]);
+  const detached = await writeTransaction(deps.db, async (tx) => {
+    const orders = await detachOrdersFromLanding(tx, landing.id);
+    const gone = await removeLanding(tx, landing.id);
+    // Published in between by another process: nothing deleted, nothing detached.
+    if (Number(gone.numDeletedRows) === 0) throw invalidState('The landing page is published: unpublish it first', [{ field: 'landing_page_id', message: 'published' }]);
+    return Number(orders.numUpdatedRows);
+  });
+  return { id: landing.id, slug: landing.slug, deleted: true, orders_detached: detached };
+}

@@ -1,0 +1,25 @@
+// Every account operation, in the tools/list order of MCP-TOOLS.md §7 (account/meta, orders,
+// fulfillment push, products, prices & packs, landing pages, WhatsApp, geo, stores, domains & keys):
+// clients that truncate the list drop the rarest and most sensitive tools first.
+import type { Operation } from './operation.ts';
+import { accountOperations } from './account.operations.ts';
+import { orderOperations } from './orders.operations.ts';
+import { priceOperations, productOperations } from './products.operations.ts';
+import { landingOperations } from './landings.operations.ts';
+import { geoOperations } from './geo.operations.ts';
+import { domainOperations, storeOperations } from './stores.operations.ts';
+import { keyOperations } from './keys.operations.ts';
+
+export type { Operation } from './operation.ts';
+
+export const OPERATIONS: readonly Operation[] = [
+  ...accountOperations,
+  ...orderOperations,
+  ...productOperations,
+  ...priceOperations,
+  ...landingOperations,
+  ...geoOperations,
+  ...storeOperations,
+  ...domainOperations,
+  ...keyOperations,
+];

@@ -1,0 +1,56 @@
+// One account operation, declared once (STYLE; the stripe/ai agent toolkit's tool list): its catalog
+// entry (name, title, description, scope, annotations), its input and output as valibot schemas, the
+// use-case it runs, and where each shell exposes it. The MCP tool, the /api/v1 route, the OpenAPI
+// entry and the CLI command are all derived from this; no shell re-implements a rule.
+import type * as v from 'valibot';
+import type { Deps } from '../../app.ts';
+import type { Scope } from '../../domain/oauth/scopes.ts';
+import type { Caller } from '../caller.ts';
+
+/** The four behaviour hints of MCP-TOOLS.md §5.12 (`title` is copied from the operation, §5.2). */
+export interface OperationHints {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** No write at all: not destructive, idempotent, closed world (§5.12, like Stripe). */
+export const READ_ONLY: OperationHints = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** A create: running it twice makes two. */
+export const CREATES: OperationHints = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+/** A patch, a `set` or an add: running it twice leaves the same state. */
+export const CHANGES: OperationHints = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Something live stops working: archive, remove, revoke, unpublish, delete (§5.12). */
+export const DESTROYS: OperationHints = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface Operation<I extends v.GenericSchema = v.GenericSchema, O extends v.GenericSchema = v.GenericSchema> {
+  /** The catalog name (MCP-TOOLS.md §6): the MCP tool name and the OpenAPI operationId. */
+  name: string;
+  title: string;
+  /** ≤ 350 characters ending with `Scope: <scope>.` (§5.3). */
+  description: string;
+  /** The one scope besides `mcp:invoke` the call needs, or `mcp:invoke` for none (§5.13). */
+  scope: Scope;
+  annotations: OperationHints;
+  /** A strict object schema: the TypeScript type, the JSON Schema and the field errors. */
+  input: I;
+  /** What a successful call returns: the OpenAPI response schema, and the type `run` must return. */
+  output: O;
+  /** What to tell an assistant next, by error code (e.g. which tool returns the missing id). */
+  hints?: Partial<Record<string, string>>;
+  /** `METHOD /path` under /api/v1; each `:param` is an input field read from the path. */
+  http: `${HttpMethod} /${string}`;
+  /** The command words and `<field>` positionals, e.g. `products update <product_id>`; no CLI command when absent. */
+  cli?: string;
+  /** A POST that creates: REST answers 201 and replays an `Idempotency-Key` retry. */
+  creates?: boolean;
+  /** The answer shows a secret once (a new key): never kept for an idempotent replay. */
+  revealsSecret?: boolean;
+  run(deps: Deps, caller: Caller, input: v.InferOutput<I>): Promise<v.InferOutput<O>>;
+}
+
+/** Keeps `run` typed by the schemas while the table holds operations of any shape. */
+export const defineOperation = <I extends v.GenericSchema, O extends v.GenericSchema>(op: Operation<I, O>): Operation => op as unknown as Operation;

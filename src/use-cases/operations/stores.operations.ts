@@ -1,0 +1,103 @@
+// Stores and their checkout domains (MCP-TOOLS.md §6.2 rows 3-7, §6.3 rows 8-9).
+import { ArchiveStoreInput, CreateStoreInput, GetStoreInput, ListStoresInput, Store, StoreDomainInput, StorePage, UpdateStoreInput } from '../stores/store.schemas.ts';
+import { addStoreDomain, archiveStore, createStore, getStore, listStores, removeStoreDomain, updateStore } from '../stores/stores.use-case.ts';
+import { CHANGES, CREATES, DESTROYS, READ_ONLY, defineOperation } from './operation.ts';
+
+const storeHint = { not_found: 'store_id must be a store id from get_account or list_stores.' };
+
+export const storeOperations = [
+  defineOperation({
+    name: 'list_stores',
+    title: 'List stores',
+    description: 'List store summaries of your account, newest first: country, currency, timezone, status, checkout domains. Use get_store for counts and the fulfillment connection. Paged with cursor/limit. Scope: stores:read.',
+    scope: 'stores:read',
+    annotations: READ_ONLY,
+    input: ListStoresInput,
+    output: StorePage,
+    hints: { invalid_cursor: 'Pass next_cursor from the previous list_stores answer, or omit cursor to start over.' },
+    http: 'GET /stores',
+    cli: 'stores list',
+    run: listStores,
+  }),
+  defineOperation({
+    name: 'get_store',
+    title: 'Get store',
+    description: 'Return one full store: timezone, support phone, order prefix, allowed checkout domains, max discount, counts of products, landing pages, keys and orders, and its fulfillment connection (no secrets). Scope: stores:read.',
+    scope: 'stores:read',
+    annotations: READ_ONLY,
+    input: GetStoreInput,
+    output: Store,
+    hints: storeHint,
+    http: 'GET /stores/:store_id',
+    cli: 'stores get <store_id>',
+    run: getStore,
+  }),
+  defineOperation({
+    name: 'create_store',
+    title: 'Create store',
+    description: "Create a store selling in one country; the currency and timezone default from the country (list_countries). Add checkout domains here or with add_store_domain, then create products and keys. Scope: stores:write.",
+    scope: 'stores:write',
+    annotations: CREATES,
+    input: CreateStoreInput,
+    output: Store,
+    http: 'POST /stores',
+    cli: 'stores create',
+    creates: true,
+    run: createStore,
+  }),
+  defineOperation({
+    name: 'update_store',
+    title: 'Update store',
+    description: 'Patch store fields (name, timezone, support phone, order prefix, max discount); omitted fields stay. Country and currency may change only while the store has no orders (invalid_state after). Scope: stores:write.',
+    scope: 'stores:write',
+    annotations: CHANGES,
+    input: UpdateStoreInput,
+    output: Store,
+    hints: { ...storeHint, invalid_state: 'The store has orders: create a new store for another country or currency.' },
+    http: 'PATCH /stores/:store_id',
+    cli: 'stores update <store_id>',
+    run: updateStore,
+  }),
+  defineOperation({
+    name: 'archive_store',
+    title: 'Archive store',
+    description: 'Archive a store: checkout stops, its landing pages are unpublished and its publishable keys revoked. Products, pages and orders are kept. Archiving an archived store changes nothing. Scope: stores:write.',
+    scope: 'stores:write',
+    annotations: DESTROYS,
+    input: ArchiveStoreInput,
+    output: Store,
+    hints: storeHint,
+    http: 'POST /stores/:store_id/archive',
+    cli: 'stores archive <store_id>',
+    run: archiveStore,
+  }),
+];
+
+export const domainOperations = [
+  defineOperation({
+    name: 'add_store_domain',
+    title: 'Add store domain',
+    description: "Add a host name to the store's allowed checkout domains (publishable keys and embedded checkouts work only there). No DNS check; adding it again is a no-op. Returns the store. Scope: stores:write.",
+    scope: 'stores:write',
+    annotations: CHANGES,
+    input: StoreDomainInput,
+    output: Store,
+    hints: { ...storeHint, invalid_input: 'domain is a bare host such as shop.example.com, without https:// or a path.' },
+    http: 'POST /stores/:store_id/domains',
+    cli: 'stores domains add <store_id> <domain>',
+    run: addStoreDomain,
+  }),
+  defineOperation({
+    name: 'remove_store_domain',
+    title: 'Remove store domain',
+    description: 'Remove an allowed checkout domain from the store and from every publishable key that lists it; checkouts on that host stop working. Returns the store. Scope: stores:write.',
+    scope: 'stores:write',
+    annotations: DESTROYS,
+    input: StoreDomainInput,
+    output: Store,
+    hints: { not_found: 'The store does not allow that domain: get_store lists its domains.' },
+    http: 'DELETE /stores/:store_id/domains/:domain',
+    cli: 'stores domains remove <store_id> <domain>',
+    run: removeStoreDomain,
+  }),
+];

@@ -1,0 +1,45 @@
+// Orders as the account operations return them (MCP-TOOLS.md §6.7 rows 35-37): summaries in lists,
+// the full record with its events and push state otherwise. Money in major units.
+import * as v from 'valibot';
+import { ORDER_STATUSES } from '../../db/tables/index.ts';
+import { pageOf } from '../fields.ts';
+
+export const OrderSummary = v.object({
+  id: v.string(),
+  store_id: v.string(),
+  order_number: v.number(),
+  status: v.picklist(ORDER_STATUSES),
+  needs_review: v.boolean(),
+  sandbox: v.boolean(),
+  nombre: v.string(),
+  telefono: v.string(),
+  departamento: v.string(),
+  ciudad: v.string(),
+  pack: v.string(),
+  quantity: v.number(),
+  total_price: v.number(),
+  currency: v.string(),
+  fulfillment_status: v.nullable(v.string()),
+  created_at: v.string(),
+});
+
+export const OrderPage = pageOf(OrderSummary);
+
+export const OrderDetail = v.looseObject({
+  ...OrderSummary.entries,
+  product_id: v.string(),
+  landing_page_id: v.nullable(v.string()),
+  telefono_e164: v.string(),
+  direccion: v.string(),
+  city_code: v.nullable(v.string()),
+  city_match: v.string(),
+  unit_price: v.number(),
+  events: v.array(v.looseObject({ id: v.string(), type: v.string(), actor: v.string(), data: v.unknown(), created_at: v.string() })),
+  fulfillment: v.nullable(v.looseObject({ state: v.string(), attempts: v.number(), remote_id: v.nullable(v.string()) })),
+});
+
+export const CreatedAccountOrder = v.looseObject({
+  ...OrderDetail.entries,
+  replayed: v.pipe(v.boolean(), v.description('The idempotency_key (or a duplicate within 10 minutes) returned an existing order.')),
+  city_candidates: v.pipe(v.array(v.unknown()), v.description('When needs_review: catalog cities to confirm with the buyer.')),
+});

@@ -1,0 +1,245 @@
+// Products, their pack ladder and their price floor (MCP-TOOLS.md §6.4, §6.5): inputs and outputs.
+import * as v from 'valibot';
+import {
+  DESCRIPTION_MAX,
+  FLOOR_VIOLATION_DAYS,
+  IMAGE_ALT_MAX,
+  MAX_PACK_UNITS,
+  MAX_PACKS,
+  MAX_PRICE_UPDATES,
+  MAX_PRODUCT_IMAGES,
+  MAX_QUOTE_UNITS,
+  PACK_LABEL_MAX,
+  SKU_MAX,
+  URL_MAX,
+} from '../../limits.ts';
+import { cursorInput, limitInput } from '../pagination.ts';
+import { booleanInput, integerInput, moneyInput, nameInput, nullableTimestamp, pageOf, textInput, timestamp, uuidInput } from '../fields.ts';
+
+const productId = uuidInput('product_id', 'Product id (from list_products or create_product).');
+const storeId = uuidInput('store_id', 'Store id (from get_account or list_stores).');
+
+const sku = v.pipe(
+  v.string('sku must be a string'),
+  v.trim(),
+  v.maxLength(SKU_MAX, `sku must be at most ${SKU_MAX} characters`),
+  v.description('Stock-keeping unit, unique in the store; "" removes it.'),
+);
+const description = v.pipe(
+  v.string('description must be a string'),
+  v.trim(),
+  v.maxLength(DESCRIPTION_MAX, `description must be at most ${DESCRIPTION_MAX} characters`),
+  v.description('What the product is, for the landing page.'),
+);
+
+export const httpsUrl = (field: string, description: string) =>
+  v.pipe(
+    v.string(`${field} must be a string`),
+    v.trim(),
+    v.maxLength(URL_MAX, `${field} must be at most ${URL_MAX} characters`),
+    v.url(`${field} must be an absolute https URL`),
+    v.startsWith('https://', `${field} must be an https URL`),
+    v.description(description),
+  );
+
+const images = v.pipe(
+  v.array(
+    v.strictObject({
+      url: httpsUrl('url', 'https URL of the image.'),
+      alt: v.optional(v.pipe(v.string('alt must be a string'), v.trim(), v.maxLength(IMAGE_ALT_MAX), v.description('What the image shows, for screen readers.'))),
+    }),
+  ),
+  v.maxLength(MAX_PRODUCT_IMAGES, `at most ${MAX_PRODUCT_IMAGES} images`),
+  v.description('Product images in display order; the whole list is replaced when given.'),
+);
+
+const floor = moneyInput('price_floor', 'Anti-fraud minimum unit price: checkout refuses totals below it × units (0 or omitted: none).');
+
+export const PackInput = v.strictObject({
+  quantity: integerInput('quantity', 1, MAX_PACK_UNITS, 'Units in the pack; orders name the pack by its code "<quantity>x" (1x, 2x, 3x).'),
+  price: moneyInput('price', "Price of the whole pack, in major units of the store's currency."),
+  compare_at_price: v.optional(moneyInput('compare_at_price', 'A higher "before" price shown struck through.')),
+  min_price: v.optional(moneyInput('min_price', "This pack's own floor (otherwise the store's max discount off price applies).")),
+  label: v.optional(v.pipe(v.string('label must be a string'), v.trim(), v.maxLength(PACK_LABEL_MAX), v.description('A badge such as "Más vendido".'))),
+  is_default: v.optional(booleanInput('is_default', 'Pre-selected on the landing page; at most one pack.')),
+});
+
+const packs = (min: number) =>
+  v.pipe(
+    v.array(PackInput),
+    v.minLength(min, `packs needs at least ${min} pack`),
+    v.maxLength(MAX_PACKS, `at most ${MAX_PACKS} packs`),
+    v.description(`The pack ladder (1x/2x/3x…), ${min}-${MAX_PACKS} packs of distinct quantities; each price ≥ the price floor × quantity.`),
+  );
+
+export const CreateProductInput = v.strictObject({
+  store_id: storeId,
+  name: nameInput('name', 'Product name.'),
+  sku: v.optional(sku),
+  description: v.optional(description),
+  images: v.optional(images),
+  stock: v.optional(integerInput('stock', 0, 1_000_000_000, 'Units on hand (informational; omit if not tracked).')),
+  price_floor: v.optional(floor),
+  packs: v.optional(packs(0)),
+  status: v.optional(v.pipe(v.picklist(['draft', 'active'], 'status must be draft or active'), v.description('draft (default) until it is ready to sell; active sells.')), 'draft'),
+});
+
+export const GetProductInput = v.strictObject({ product_id: productId });
+
+export const ListProductsInput = v.strictObject({
+  store_id: v.optional(uuidInput('store_id', 'Only this store; omit for every store of the account.')),
+  status: v.optional(v.pipe(v.picklist(['draft', 'active', 'archived'], 'status must be draft, active or archived'), v.description('Only products in this status.'))),
+  query: v.optional(textInput('query', 1, 100, 'Name or SKU contains this text.')),
+  linked: v.optional(booleanInput('linked', 'true: only products linked to the fulfillment platform; false: only unlinked ones.')),
+  stock_below: v.optional(integerInput('stock_below', 0, 1_000_000_000, 'Only tracked products with fewer units on hand.')),
+  cursor: cursorInput,
+  limit: limitInput,
+});
+
+export const UpdateProductInput = v.strictObject({
+  product_id: productId,
+  name: v.optional(nameInput('name', 'New name.')),
+  sku: v.optional(sku),
+  description: v.optional(description),
+  images: v.optional(images),
+  status: v.optional(v.pipe(v.picklist(['draft', 'active'], 'status must be draft or active'), v.description('draft or active; archive with archive_product.'))),
+});
+
+export const ArchiveProductInput = v.strictObject({
+  product_id: productId,
+  unpublish_landings: v.optional(booleanInput('unpublish_landings', 'Also take its published landing pages offline (otherwise they block archiving).')),
+});
+
+export const DuplicateProductInput = v.strictObject({
+  product_id: productId,
+  target_store_id: v.optional(uuidInput('target_store_id', 'Store to copy into (default: the same store).')),
+  name: v.optional(nameInput('name', 'Name of the copy (default: the same, or "(copia)" added in the same store).')),
+  sku: v.optional(sku),
+  copy_packs: v.optional(booleanInput('copy_packs', 'Copy packs and floor when the currencies match (default true).')),
+});
+
+export const SetProductStockInput = v.strictObject({
+  product_id: productId,
+  quantity: integerInput('quantity', 0, 1_000_000_000, 'Absolute units on hand.'),
+  reason: v.optional(v.pipe(v.string('reason must be a string'), v.trim(), v.maxLength(200), v.description('Why, e.g. "restock".'))),
+});
+
+export const SetProductPacksInput = v.strictObject({ product_id: productId, packs: packs(1) });
+
+export const UpdatePackPricesInput = v.strictObject({
+  updates: v.pipe(
+    v.array(
+      v.strictObject({
+        product_id: productId,
+        quantity: integerInput('quantity', 1, MAX_PACK_UNITS, 'Which pack: its units (the pack must exist).'),
+        price: moneyInput('price', 'New pack price.'),
+        compare_at_price: v.optional(moneyInput('compare_at_price', 'New struck-through price, higher than price; 0 removes it.')),
+      }),
+    ),
+    v.minLength(1, 'updates needs at least one price'),
+    v.maxLength(MAX_PRICE_UPDATES, `at most ${MAX_PRICE_UPDATES} updates`),
+    v.description('Prices of existing packs, all applied or none.'),
+  ),
+});
+
+export const SetPriceFloorInput = v.strictObject({
+  product_id: productId,
+  min_unit_price: moneyInput('min_unit_price', 'Minimum price per unit; 0 disables. Refused if a pack would sell below it.'),
+});
+
+export const QuoteProductPriceInput = v.strictObject({
+  product_id: productId,
+  quantity: integerInput('quantity', 1, MAX_QUOTE_UNITS, 'Units the buyer wants.'),
+  pack: v.optional(textInput('pack', 2, 5, 'Price with this pack code (e.g. 2x) only; quantity must be a multiple of its units.')),
+});
+
+export const ListPriceFloorViolationsInput = v.strictObject({
+  store_id: storeId,
+  days: v.optional(integerInput('days', 1, FLOOR_VIOLATION_DAYS.max, `Look back this many days for orders (default ${FLOOR_VIOLATION_DAYS.default}).`)),
+  cursor: cursorInput,
+  limit: limitInput,
+});
+
+export const Pack = v.object({
+  code: v.pipe(v.string(), v.description('What an order sends as `pack`.')),
+  quantity: v.number(),
+  price: v.number(),
+  price_formatted: v.string(),
+  compare_at_price: v.nullable(v.number()),
+  min_price: v.nullable(v.number()),
+  floor: v.pipe(v.number(), v.description('The lowest total checkout accepts for one of this pack.')),
+  label: v.nullable(v.string()),
+  is_default: v.boolean(),
+});
+
+export const ProductSummary = v.object({
+  id: v.string(),
+  store_id: v.string(),
+  name: v.string(),
+  sku: v.nullable(v.string()),
+  status: v.picklist(['draft', 'active', 'archived']),
+  currency: v.string(),
+  price: v.pipe(v.nullable(v.number()), v.description('Price of the default pack (else the smallest); null without packs.')),
+  stock: v.nullable(v.number()),
+  linked: v.pipe(v.boolean(), v.description('Linked to a fulfillment platform product.')),
+  created_at: timestamp('Creation time, ISO-8601 UTC.'),
+});
+
+export const Product = v.object({
+  ...ProductSummary.entries,
+  description: v.nullable(v.string()),
+  images: v.array(v.object({ url: v.string(), alt: v.optional(v.string()) })),
+  stock_updated_at: nullableTimestamp('When stock was last set.'),
+  price_floor: v.pipe(v.number(), v.description('Minimum unit price; 0 = none.')),
+  packs: v.array(Pack),
+  default_pack: v.nullable(v.string()),
+  fulfillment_product_ref: v.nullable(v.string()),
+  landing_pages: v.object({ total: v.number(), published: v.number() }),
+  updated_at: timestamp('Last change, ISO-8601 UTC.'),
+});
+
+export const ProductPage = pageOf(ProductSummary);
+
+export const UpdatedProducts = v.object({ products: v.array(Product) });
+
+export const PriceQuote = v.object({
+  product_id: v.string(),
+  currency: v.string(),
+  quantity: v.pipe(v.number(), v.description('Units quoted.')),
+  pack: v.pipe(v.string(), v.description('The pack code checkout uses.')),
+  pack_quantity: v.pipe(v.number(), v.description('Units in that pack.')),
+  multiplier: v.pipe(v.number(), v.description('How many of the pack: the order quantity.')),
+  unit_price: v.pipe(v.number(), v.description('Price of one pack: the order unit_price.')),
+  total_price: v.number(),
+  total_formatted: v.string(),
+  floor_total: v.pipe(v.number(), v.description('The lowest total checkout accepts for this order.')),
+  floor_ok: v.boolean(),
+  orderable: v.pipe(v.boolean(), v.description('Checkout takes orders for the product now (active, store open).')),
+  reason: v.nullable(v.string()),
+  order: v.pipe(
+    v.object({ pack: v.string(), quantity: v.number(), unit_price: v.number(), total_price: v.number() }),
+    v.description('The pricing fields of POST /api/orders/create (or create_order pack and quantity) for this quote.'),
+  ),
+});
+
+export const FloorViolations = v.object({
+  ...pageOf(
+    v.object({
+      order_id: v.string(),
+      order_number: v.number(),
+      product_id: v.string(),
+      product_name: v.string(),
+      pack: v.string(),
+      quantity: v.number(),
+      total_price: v.number(),
+      floor_total: v.number(),
+      status: v.string(),
+      created_at: v.string(),
+    }),
+  ).entries,
+  packs: v.pipe(
+    v.array(v.object({ product_id: v.string(), product_name: v.string(), pack: v.string(), price: v.number(), floor_total: v.number() })),
+    v.description('Packs priced below the floor × quantity (first page only).'),
+  ),
+  currency: v.string(),
+});

@@ -1,0 +1,105 @@
+// Stores (MCP-TOOLS.md §6.2, §6.3 domains): inputs and outputs of the store operations.
+import * as v from 'valibot';
+import { DEFAULT_MAX_DISCOUNT_PCT, MAX_DISCOUNT_PCT_RANGE, MAX_STORE_DOMAINS } from '../../limits.ts';
+import { cursorInput, limitInput } from '../pagination.ts';
+import { countryInput, currencyInput, domainInput, integerInput, nameInput, nullableTimestamp, pageOf, timestamp, timezoneInput, uuidInput } from '../fields.ts';
+
+const storeId = uuidInput('store_id', 'Store id (from get_account or list_stores).');
+
+const orderPrefix = v.pipe(
+  v.string('order_prefix must be a string'),
+  v.trim(),
+  v.toUpperCase(),
+  v.regex(/^(?:[A-Z0-9][A-Z0-9-]{0,9})?$/, 'order_prefix is up to 10 letters, digits and dashes, e.g. TD-'),
+  v.description('Shown before order numbers, e.g. "TD-" makes TD-1001; up to 10 letters, digits and dashes; "" removes it.'),
+);
+const supportPhone = v.pipe(
+  v.string('support_phone must be a string'),
+  v.trim(),
+  v.maxLength(20, 'support_phone must be at most 20 characters'),
+  v.description("Phone buyers can call, valid for the store's country; stored as E.164; \"\" removes it."),
+);
+const maxDiscount = integerInput(
+  'max_discount_pct',
+  MAX_DISCOUNT_PCT_RANGE.min,
+  MAX_DISCOUNT_PCT_RANGE.max,
+  `Largest discount off a pack price that checkout accepts when the pack has no min_price (default ${DEFAULT_MAX_DISCOUNT_PCT}).`,
+);
+
+export const CreateStoreInput = v.strictObject({
+  name: nameInput('name', 'Store name.'),
+  country: countryInput('Country the store sells in (ISO 3166-1 alpha-2, see list_countries); fixed once it has orders.'),
+  currency: v.optional(currencyInput("ISO 4217 currency; default: the country's (see list_countries).")),
+  timezone: v.optional(timezoneInput("IANA timezone for dates and reports; default: the country's.")),
+  support_phone: v.optional(supportPhone),
+  order_prefix: v.optional(orderPrefix),
+  domains: v.optional(
+    v.pipe(v.array(domainInput('Host name, e.g. shop.example.com or *.example.com.')), v.maxLength(MAX_STORE_DOMAINS), v.description('Allowed checkout domains (add more with add_store_domain).')),
+  ),
+  max_discount_pct: v.optional(maxDiscount),
+});
+
+export const GetStoreInput = v.strictObject({ store_id: storeId });
+
+export const ListStoresInput = v.strictObject({
+  status: v.optional(v.pipe(v.picklist(['active', 'archived'], 'status must be active or archived'), v.description('Only active or only archived stores.'))),
+  country: v.optional(countryInput('Only stores of this country.')),
+  cursor: cursorInput,
+  limit: limitInput,
+});
+
+export const UpdateStoreInput = v.strictObject({
+  store_id: storeId,
+  name: v.optional(nameInput('name', 'New name.')),
+  timezone: v.optional(timezoneInput('IANA timezone, e.g. America/Bogota.')),
+  support_phone: v.optional(supportPhone),
+  order_prefix: v.optional(orderPrefix),
+  max_discount_pct: v.optional(maxDiscount),
+  country: v.optional(countryInput('New country; refused once the store has orders.')),
+  currency: v.optional(currencyInput('New ISO 4217 currency; refused once the store has orders. Prices keep their numbers.')),
+});
+
+export const ArchiveStoreInput = v.strictObject({
+  store_id: storeId,
+  reason: v.optional(v.pipe(v.string('reason must be a string'), v.trim(), v.maxLength(500, 'reason must be at most 500 characters'), v.description('Why, for the record.'))),
+});
+
+export const StoreDomainInput = v.strictObject({
+  store_id: storeId,
+  domain: domainInput('Host name without scheme or path, e.g. shop.example.com; *.example.com allows its subdomains.'),
+});
+
+export const StoreSummary = v.object({
+  id: v.string(),
+  name: v.string(),
+  country: v.string(),
+  currency: v.string(),
+  timezone: v.string(),
+  status: v.picklist(['active', 'archived']),
+  domains: v.array(v.string()),
+  created_at: timestamp('Creation time, ISO-8601 UTC.'),
+});
+
+export const Store = v.object({
+  ...StoreSummary.entries,
+  account_id: v.string(),
+  support_phone: v.nullable(v.string()),
+  order_prefix: v.nullable(v.string()),
+  max_discount_pct: v.number(),
+  archived_at: nullableTimestamp('When it was archived.'),
+  archive_reason: v.nullable(v.string()),
+  updated_at: timestamp('Last change, ISO-8601 UTC.'),
+  counts: v.object({
+    products: v.number(),
+    landing_pages: v.number(),
+    published_landing_pages: v.number(),
+    active_keys: v.number(),
+    orders: v.number(),
+  }),
+  fulfillment: v.pipe(
+    v.object({ connected: v.boolean(), source: v.picklist(['server', 'none']) }),
+    v.description("The platform the store's orders are pushed to: the server's configured platform, or none yet."),
+  ),
+});
+
+export const StorePage = pageOf(StoreSummary);
