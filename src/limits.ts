@@ -166,3 +166,5 @@ export const SEO_DESCRIPTION_MAX = 160;
 export const KEY_LABEL_MAX = 100;
 /** list_price_floor_violations look-back (§6.5), default and maximum days. */
 export const FLOOR_VIOLATION_DAYS = { default: 30, max: 365 } as const;
+/** A key's last_used_at is written at most this often (one write per minute per key, not per request). */
+export const KEY_TOUCH_INTERVAL_MS = 60_000;

@@ -1,7 +1,8 @@
 // GET /openapi.json: OpenAPI 3.0.3 generated from the same valibot schemas the routes validate
 // with (SPEC 4.3, seed 9). Built once per base URL.
-import type * as v from 'valibot';
-import { toJsonSchema } from '@valibot/to-json-schema';
+import { OPERATIONS } from '../use-cases/operations/index.ts';
+import { openApiSchema } from './v1/operation-schemas.ts';
+import { operationPaths } from './v1/operation-openapi.ts';
 import { CreateOrderInputSchema } from '../use-cases/orders/create-order.schema.ts';
 import { CreateOrderSuccessSchema } from '../use-cases/orders/order-view.ts';
 import { CitiesResponseSchema, ErrorResponseSchema, HealthResponseSchema, ReadyResponseSchema } from './schemas.ts';
@@ -10,15 +11,7 @@ import { WebhookEventSchema } from '../use-cases/fulfillment/webhook.use-case.ts
 
 type Json = Record<string, unknown>;
 
-/** valibot → OpenAPI 3.0 schema object; actions JSON Schema cannot say (trim, checks) are described in text. */
-export function openApiSchema(schema: v.GenericSchema): Json {
-  return toJsonSchema(schema, {
-    target: 'openapi-3.0',
-    typeMode: 'ignore',
-    errorMode: 'throw',
-    ignoreActions: ['trim', 'finite', 'check', 'isoTimestamp'],
-  }) as Json;
-}
+export { openApiSchema };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: Json) => ({ 'application/json': { schema } });
@@ -31,13 +24,15 @@ const rateHeaders = {
 };
 
 export function buildOpenApi(baseUrl: string): Json {
+  const account = operationPaths(OPERATIONS);
   return {
     openapi: '3.0.3',
     info: {
       title: 'codrail API',
       version: '1.0.0',
       description:
-        'Cash-on-delivery commerce rail: create COD orders and list the region → city selector. ' +
+        'Cash-on-delivery commerce rail: create COD orders, list the region → city selector, and operate the account ' +
+        '(stores, domains, keys, products, packs, prices, landing pages) under /api/v1 with a secret key: the same operations as the MCP tools. ' +
         `Every error uses ErrorResponse (an unknown path answers 404, a wrong method 405 with Allow). Bodies over ${MAX_BODY_BYTES} bytes are refused (413).`,
     },
     servers: [{ url: baseUrl }],
@@ -126,6 +121,7 @@ export function buildOpenApi(baseUrl: string): Json {
           },
         },
       },
+      ...account.paths,
       '/openapi.json': {
         get: { operationId: 'openapi', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.0.3 document.', content: json({ type: 'object' }) } } },
       },
@@ -134,6 +130,7 @@ export function buildOpenApi(baseUrl: string): Json {
       securitySchemes: {
         publishableKey: { type: 'apiKey', in: 'header', name: 'x-svc-api-key', description: '`svc_live_pub_…` or `svc_test_pub_…` (sandbox).' },
         bearerKey: { type: 'http', scheme: 'bearer', description: 'A publishable key, or a secret key `svc_live_secret_…` (server to server).' },
+        secretKey: { type: 'http', scheme: 'bearer', description: 'A secret key `svc_live_secret_…`: the account API acts on every store of its account. OAuth access tokens are valid only for /api/mcp.' },
       },
       // Answers outside any operation: an unknown path, or a method the path does not have (with Allow).
       responses: {
@@ -151,6 +148,7 @@ export function buildOpenApi(baseUrl: string): Json {
         HealthResponse: openApiSchema(HealthResponseSchema),
         ReadyResponse: openApiSchema(ReadyResponseSchema),
         FulfillmentWebhookEvent: openApiSchema(WebhookEventSchema),
+        ...account.schemas,
       },
     },
   };

@@ -6,6 +6,8 @@ import { citiesRoute } from './geo/cities.route.ts';
 import { healthzRoute, readyzRoute } from './health.route.ts';
 import { openApiRoute } from './openapi.route.ts';
 import { webhookRoute } from './fulfillment/webhook.route.ts';
+import { operationRoutes } from './v1/operation.route.ts';
+import { OPERATIONS } from '../use-cases/operations/index.ts';
 
 export const routes: readonly Route[] = [
   { method: 'POST', path: '/api/orders/create', handler: createOrderRoute },
@@ -16,4 +18,6 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/readyz', handler: readyzRoute },
   { method: 'GET', path: '/openapi.json', handler: openApiRoute },
   { method: 'POST', path: '/api/fulfillment/webhook', handler: webhookRoute },
+  // The account API: one route per account operation (src/use-cases/operations).
+  ...operationRoutes(OPERATIONS),
 ];

@@ -3,15 +3,9 @@
 // spellings (`--store`, `--pack CODE:PRICE[:MIN_PRICE]`, `--domain` repeated).
 import { readFileSync } from 'node:fs';
 import { AppError } from '../errors.ts';
+import { isNumberText, scalarFromText, type JsonSchemaLike } from '../domain/text-values.ts';
 
-export type JsonSchema = {
-  type?: string;
-  enum?: unknown[];
-  items?: JsonSchema;
-  description?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-};
+export type JsonSchema = JsonSchemaLike;
 
 const usage = (field: string, message: string) => new AppError('invalid_input', 'Invalid data', [{ field, message }]);
 
@@ -31,23 +25,10 @@ function jsonText(field: string, text: string): unknown {
   }
 }
 
-const NUMBER = /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i;
-
-/** One argv value as the schema types it; anything that does not fit is passed on for the schema to refuse. */
+/** One argv value as the schema types it; objects (and lists of them) are JSON text, @file or @-. */
 export function coerce(field: string, schema: JsonSchema, text: string): unknown {
-  switch (schema.type) {
-    case 'integer':
-    case 'number':
-      return NUMBER.test(text.trim()) ? Number(text) : text;
-    case 'boolean':
-      return /^(true|yes|1)$/i.test(text) ? true : /^(false|no|0)$/i.test(text) ? false : text;
-    case 'object':
-      return jsonText(field, text);
-    case 'array':
-      return schema.items?.type === 'object' ? jsonText(field, text) : text;
-    default:
-      return text;
-  }
+  if (schema.type === 'object' || (schema.type === 'array' && schema.items?.type === 'object')) return jsonText(field, text);
+  return scalarFromText(schema, text);
 }
 
 /**
@@ -59,7 +40,7 @@ export function parsePackSpec(spec: string): unknown {
   const [code, price, min, ...rest] = spec.split(':');
   const quantity = /^\s*(\d{1,3})x?\s*$/i.exec(code ?? '')?.[1];
   if (!quantity || price === undefined || rest.length > 0) throw usage('pack', `"${spec}" is not CODE:PRICE[:MIN_PRICE], e.g. 2x:159900`);
-  const num = (s: string) => (NUMBER.test(s.trim()) ? Number(s) : s);
+  const num = (s: string) => (isNumberText(s) ? Number(s) : s);
   return { quantity: Number(quantity), price: num(price), ...(min !== undefined && { min_price: num(min) }) };
 }
 
@@ -68,7 +49,7 @@ export function parsePriceSpec(spec: string): unknown {
   if (spec.trim().startsWith('{')) return jsonText('price', spec);
   const [productId, quantity, price, compareAt, ...rest] = spec.split(':');
   if (!productId || quantity === undefined || price === undefined || rest.length > 0) throw usage('price', `"${spec}" is not PRODUCT_ID:QUANTITY:PRICE[:COMPARE_AT]`);
-  const num = (s: string) => (NUMBER.test(s.trim()) ? Number(s) : s);
+  const num = (s: string) => (isNumberText(s) ? Number(s) : s);
   return { product_id: productId, quantity: num(quantity.replace(/x$/i, '')), price: num(price), ...(compareAt !== undefined && { compare_at_price: num(compareAt) }) };
 }
 

@@ -107,7 +107,7 @@ export async function registerOperations(program: Command, operations: readonly 
   const { toJsonSchema } = await import('@valibot/to-json-schema');
   for (const op of operations) {
     if (!op.cli) continue;
-    const schema = toJsonSchema(op.input, { errorMode: 'ignore' }) as JsonSchema;
+    const schema = toJsonSchema(op.input, { errorMode: 'ignore', typeMode: 'output' }) as JsonSchema;
     registerOperation(program, op, schema);
   }
 }

@@ -1,10 +1,9 @@
 import * as v from 'valibot';
 import { AppError, type FieldIssue } from '../errors.ts';
-import { UUID_PATTERN } from '../ids.ts';
 
 /** A UUID input field with its description (ids are UUIDs, seed 2.1). */
 export const uuidInput = (field: string, description: string) =>
-  v.pipe(v.string(`${field} must be a string`), v.regex(UUID_PATTERN, `${field} must be a UUID`), v.description(description));
+  v.pipe(v.string(`${field} must be a string`), v.uuid(`${field} must be a UUID`), v.description(description));
 
 /** Valibot issues → one `details` item per bad field (the first problem of each field). */
 export function issuesToDetails(issues: readonly v.BaseIssue<unknown>[]): FieldIssue[] {

@@ -8,7 +8,7 @@ import { OPERATIONS, type Operation } from '../../use-cases/operations/index.ts'
 import { lintTools } from './lint-tools.ts';
 
 /** How many tools exist today; MCP-TOOLS.md §7 ends at 62 (orders' life, fulfillment and WhatsApp come next). */
-export const TOOL_COUNT = 42;
+export const TOOL_COUNT = 41;
 
 export const TOOLS: readonly Operation[] = OPERATIONS;
 
@@ -18,7 +18,7 @@ export const TOOL_BY_NAME: ReadonlyMap<string, Operation> = new Map(TOOLS.map((t
 const IGNORED_ACTIONS = ['trim', 'to_lower_case', 'to_upper_case', 'transform', 'check', 'finite', 'url', 'starts_with'];
 
 function inputSchema(tool: Operation): Tool['inputSchema'] {
-  const { $schema: _drop, ...schema } = toJsonSchema(tool.input, { errorMode: 'throw', ignoreActions: IGNORED_ACTIONS }) as Record<string, unknown>;
+  const { $schema: _drop, ...schema } = toJsonSchema(tool.input, { errorMode: 'throw', typeMode: 'output', ignoreActions: IGNORED_ACTIONS }) as Record<string, unknown>;
   // An empty object schema still lists `required: []` (§3.4: the root has properties and required).
   return { ...schema, type: 'object', required: schema.required ?? [] } as Tool['inputSchema'];
 }
@@ -30,7 +30,6 @@ export const LISTED_TOOLS: readonly Tool[] = TOOLS.map((t) => ({
   description: t.description,
   inputSchema: inputSchema(t),
   annotations: { title: t.title, ...t.annotations },
-  _meta: { 'dev.codrail/scopes': t.scope === 'mcp:invoke' ? ['mcp:invoke'] : ['mcp:invoke', t.scope] },
 }));
 
 const problems = lintTools(LISTED_TOOLS as never, TOOL_COUNT);

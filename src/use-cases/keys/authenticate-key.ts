@@ -2,7 +2,10 @@
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../app.ts';
 import type { ApiKeysTable } from '../../db/tables/index.ts';
-import { findKeyByHash } from '../../db/queries/keys.queries.ts';
+import { findKeyByHash, touchKey } from '../../db/queries/keys.queries.ts';
+import { GRANTABLE_SCOPES } from '../../domain/oauth/scopes.ts';
+import { KEY_TOUCH_INTERVAL_MS } from '../../limits.ts';
+import type { Caller } from '../caller.ts';
 import { classifyKey, hashKey } from '../../domain/keys.ts';
 import { unauthorized } from '../../errors.ts';
 
@@ -42,4 +45,19 @@ export async function authenticateKey(deps: Pick<Deps, 'db' | 'clock'>, credenti
   const key = await findKeyByHash(deps.db, hashKey(text));
   if (!key || !keyActive(key, deps.clock.now())) throw unauthorized('Invalid or revoked API key');
   return key;
+}
+
+/**
+ * The credential of the account API (/api/v1): a secret key as Bearer, acting on every store of its
+ * account. An OAuth access token is valid only for /api/mcp (seed OAuth rule 2) and a publishable
+ * key only creates orders: both are 401 here, as is anything missing, unknown or revoked.
+ */
+export async function authenticateAccountKey(deps: Pick<Deps, 'db' | 'clock'>, authorization: string | undefined): Promise<Caller> {
+  if (!authorization?.trim()) throw unauthorized('Missing credential: send a secret key as Authorization: Bearer svc_live_secret_…');
+  if (/^bearer\s+svc_oauth_/i.test(authorization.trim())) throw unauthorized('OAuth access tokens are valid only for /api/mcp: use a secret key here');
+  const key = await authenticateKey(deps, { authorization });
+  if (key.type !== 'secret') throw unauthorized('Publishable keys only create orders: the account API needs a secret key');
+  const now = deps.clock.now();
+  if (key.last_used_at === null || now.getTime() - Date.parse(key.last_used_at) > KEY_TOUCH_INTERVAL_MS) await touchKey(deps.db, key.id, now.toISOString());
+  return { credential: 'secret_key', accountId: key.account_id, scopes: new Set(GRANTABLE_SCOPES), actor: `key:${key.id}`, subjectId: key.id };
 }

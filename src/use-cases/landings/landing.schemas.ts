@@ -25,7 +25,7 @@ const optionalText = (field: string, max: number, description: string) =>
   v.optional(v.pipe(v.string(`${field} must be a string`), v.trim(), v.maxLength(max, `${field} must be at most ${max} characters`), v.description(description)));
 
 export const SectionInput = v.strictObject({
-  type: v.pipe(v.picklist(SECTION_TYPES, `type must be one of ${SECTION_TYPES.join(', ')}`), v.description(`Section kind: ${SECTION_TYPES.join(', ')}.`)),
+  type: v.pipe(v.picklist(SECTION_TYPES, `type must be one of ${SECTION_TYPES.join(', ')}`), v.description('Section kind.')),
   heading: optionalText('heading', SECTION_HEADING_MAX, 'Section title.'),
   body: optionalText('body', SECTION_BODY_MAX, 'Paragraph text (plain text; line breaks kept).'),
   image_url: v.optional(httpsUrl('image_url', 'https URL of the section image.')),
@@ -43,8 +43,10 @@ export const SectionInput = v.strictObject({
   ),
 });
 
-const sections = (min: number) =>
-  v.pipe(v.array(SectionInput), v.minLength(min, `sections needs at least ${min} section`), v.maxLength(MAX_SECTIONS, `at most ${MAX_SECTIONS} sections`), v.description('The page sections, top to bottom.'));
+const sections = (min: 0 | 1) =>
+  min === 0
+    ? v.pipe(v.array(SectionInput), v.maxLength(MAX_SECTIONS, `at most ${MAX_SECTIONS} sections`), v.description('The page sections, top to bottom.'))
+    : v.pipe(v.array(SectionInput), v.minLength(1, 'sections needs at least 1 section'), v.maxLength(MAX_SECTIONS, `at most ${MAX_SECTIONS} sections`), v.description('The page sections, top to bottom.'));
 
 const slug = v.pipe(
   v.string('slug must be a string'),

@@ -5,7 +5,7 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../../app.ts';
 import { AppError, fieldError, forbidden } from '../../errors.ts';
 import { newId, UUID_PATTERN } from '../../ids.ts';
-import { DUPLICATE_WINDOW_MS, IDEMPOTENCY_KEY_MAX } from '../../limits.ts';
+import { DUPLICATE_WINDOW_MS, IDEMPOTENCY_KEY_MAX, KEY_TOUCH_INTERVAL_MS } from '../../limits.ts';
 import type { StoresTable } from '../../db/tables/index.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { blockedValues, findStore, takeOrderNumber } from '../../db/queries/stores.queries.ts';
@@ -26,6 +26,7 @@ import { normalizePhone, phoneDigits } from '../../domain/phone.ts';
 import { storeMoney } from '../stores/store-money.ts';
 import { checkOrderPrice } from '../../domain/pricing.ts';
 import { botReason } from '../../domain/anti-bot.ts';
+import { stableJson } from '../../domain/stable-json.ts';
 import { hostAllowed, requestHost } from '../../domain/domains.ts';
 import type { CityDecision } from '../../domain/cities/matcher.ts';
 import { parseWith } from '../validate.ts';
@@ -194,15 +195,6 @@ async function canonicalCity(deps: Deps, country: string, input: CreateOrderInpu
   return catalog.matcher.match(input.departamento, input.ciudad);
 }
 
-function stableJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  const obj = value as Record<string, unknown>;
-  return `{${Object.keys(obj)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`)
-    .join(',')}}`;
-}
 
 function idempotencyKey(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
@@ -351,7 +343,7 @@ export async function createOrder(deps: Deps, req: OrderRequest, trace: OrderTra
         updated_at: nowIso,
       });
     }
-    if (r.key && (r.key.last_used_at === null || now.getTime() - Date.parse(r.key.last_used_at) > 60_000)) await touchKey(tx, r.key.id, nowIso);
+    if (r.key && (r.key.last_used_at === null || now.getTime() - Date.parse(r.key.last_used_at) > KEY_TOUCH_INTERVAL_MS)) await touchKey(tx, r.key.id, nowIso);
     const body = createdBody(order);
     await remember(body);
     return { body, replayed: false };

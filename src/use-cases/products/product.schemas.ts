@@ -64,12 +64,12 @@ export const PackInput = v.strictObject({
   is_default: v.optional(booleanInput('is_default', 'Pre-selected on the landing page; at most one pack.')),
 });
 
-const packs = (min: number) =>
+const packs = (min: 0 | 1) =>
   v.pipe(
     v.array(PackInput),
-    v.minLength(min, `packs needs at least ${min} pack`),
+    v.minLength(min, 'packs needs at least 1 pack'),
     v.maxLength(MAX_PACKS, `at most ${MAX_PACKS} packs`),
-    v.description(`The pack ladder (1x/2x/3x…), ${min}-${MAX_PACKS} packs of distinct quantities; each price ≥ the price floor × quantity.`),
+    v.description(`The pack ladder (1x/2x/3x…): up to ${MAX_PACKS} packs of distinct quantities, each priced ≥ the price floor × quantity.`),
   );
 
 export const CreateProductInput = v.strictObject({
