@@ -16,6 +16,9 @@ import { loadRoutes } from '../src/cli/serve.command.ts';
 import { createAccount, createUser } from '../src/use-cases/accounts/accounts.use-case.ts';
 import { createStore } from '../src/use-cases/stores/stores.use-case.ts';
 import { createKey } from '../src/use-cases/keys/keys.use-case.ts';
+import { operatorAs } from '../src/use-cases/caller.ts';
+import { parseWith } from '../src/use-cases/validate.ts';
+import { CreateStoreInput } from '../src/use-cases/stores/store.schemas.ts';
 import { registerClient } from '../src/use-cases/oauth/clients.use-case.ts';
 import { approveAuthorization } from '../src/use-cases/oauth/consent.use-case.ts';
 import { exchangeCode } from '../src/use-cases/oauth/token.use-case.ts';
@@ -37,8 +40,9 @@ const base = deps.config.baseUrl;
 
 // A shop, a secret key and an OAuth grant, all through the real use-cases.
 const account = await createAccount(deps, { name: 'Bench' });
-const store = await createStore(deps, { account_id: account.id, name: 'Tienda', country: 'CO', currency: 'COP', domains: ['shop.example.com'] });
-const secret = (await createKey(deps, { store_id: store.id, type: 'secret' })).key;
+const as = operatorAs(account.id);
+const store = await createStore(deps, as, parseWith(CreateStoreInput, { name: 'Tienda', country: 'CO', currency: 'COP', domains: ['shop.example.com'] }));
+const secret = (await createKey(deps, as, { store_id: store.id, type: 'secret' })).key;
 const user = await createUser(deps, { account_id: account.id, email: 'bench@example.com', password: 'bench password' });
 const client = await registerClient(deps, { client_name: 'bench', redirect_uris: ['http://127.0.0.1:9/callback'] }, 'cli');
 const verifier = 'v'.repeat(64);

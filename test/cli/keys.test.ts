@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { tempDbFile } from '../helpers/server.ts';
 import { cliFails, cliJson, count, readDb, UUID, withApp } from '../helpers/cli-expect.ts';
 import { createAccount } from '../../src/use-cases/accounts/accounts.use-case.ts';
-import { createStore } from '../../src/use-cases/stores/stores.use-case.ts';
+import { addStore } from '../helpers/fixtures.ts';
 
 const tmp = tempDbFile();
 after(() => tmp.cleanup());
@@ -32,7 +32,7 @@ let secret = { id: '', key: '' };
 before(async () => {
   storeId = await withApp(tmp.file, async (app) => {
     const account = await createAccount(app, { name: 'Acme' });
-    return (await createStore(app, { account_id: account.id, name: 'Tienda', country: 'CO', currency: 'COP', domains: ['shop.example.com'] })).id;
+    return (await addStore(app, account.id, { name: 'Tienda', country: 'CO', currency: 'COP', domains: ['shop.example.com', 'pay.example.com'] })).id;
   });
 });
 

@@ -1,10 +1,11 @@
-// codrail products create / landings create (SPEC 3, 9, 13).
+// codrail products create / landings create (SPEC 3, 9, 13) as SPEC 9 spells them: --store, --pack
+// CODE:PRICE[:MIN_PRICE], --product, --publish; derived from the account operations.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempDbFile } from '../helpers/server.ts';
 import { cliFails, cliJson, count, readDb, UUID, withApp } from '../helpers/cli-expect.ts';
 import { createAccount } from '../../src/use-cases/accounts/accounts.use-case.ts';
-import { createStore } from '../../src/use-cases/stores/stores.use-case.ts';
+import { addStore } from '../helpers/fixtures.ts';
 
 const tmp = tempDbFile();
 after(() => tmp.cleanup());
@@ -15,22 +16,26 @@ let productId = '';
 before(async () => {
   storeId = await withApp(tmp.file, async (app) => {
     const account = await createAccount(app, { name: 'Acme' });
-    return (await createStore(app, { account_id: account.id, name: 'Tienda', country: 'CO', currency: 'COP' })).id;
+    return (await addStore(app, account.id, { name: 'Tienda', country: 'CO', currency: 'COP' })).id;
   });
 });
 
-test('products create prints the product with its packs in major units, min_price and floor', async () => {
+test('products create prints a draft product with its packs in major units, min_price, floor and formatted price', async () => {
   const { json } = await cliJson(tmp.file, ['products', 'create', '--store', storeId, '--name', 'Faja', '--pack', '1x:89900', '--pack', '3x:219900:180000', '--sku', 'S']);
   productId = json.id;
   assert.match(json.id, UUID);
   assert.equal(json.store_id, storeId);
   assert.equal(json.name, 'Faja');
   assert.equal(json.sku, 'S');
+  assert.equal(json.status, 'draft');
   assert.equal(json.currency, 'COP');
-  assert.deepEqual(json.packs, [
-    { code: '1x', units: 1, price: 89900, min_price: null, floor: 62930 },
-    { code: '3x', units: 3, price: 219900, min_price: 180000, floor: 180000 },
-  ]);
+  assert.deepEqual(
+    json.packs.map((p: Record<string, unknown>) => [p.code, p.quantity, p.price, p.min_price, p.floor, p.price_formatted]),
+    [
+      ['1x', 1, 89900, null, 62930, '$ 89.900'],
+      ['3x', 3, 219900, 180000, 180000, '$ 219.900'],
+    ],
+  );
   const packs = readDb(tmp.file, (db) => db.prepare('SELECT code, units, price_minor, min_price_minor FROM product_packs WHERE product_id = ? ORDER BY position').all(productId));
   assert.deepEqual(packs, [
     { code: '1x', units: 1, price_minor: 8_990_000, min_price_minor: null },
@@ -56,7 +61,18 @@ test('products create for a store that does not exist fails with exit 1', async 
   await cliFails(tmp.file, ['products', 'create', '--store', '01900000-0000-7000-8000-000000000000', '--name', 'Ghost', '--pack', '1x:100'], 1);
 });
 
-test('landings create --publish prints {id, slug, url} with the URL under the configured base URL', async () => {
+test('landings create --publish of a draft product in a store without domains is refused with each readiness problem and stores nothing', async () => {
+  const before = count(tmp.file, 'landing_pages');
+  const r = await cliFails(tmp.file, ['landings', 'create', '--product', productId, '--slug', 'faja-promo', '--publish'], 1);
+  assert.match(r.stderr, /not ready/);
+  assert.match(r.stderr, /draft/);
+  assert.match(r.stderr, /no checkout domain/);
+  assert.equal(count(tmp.file, 'landing_pages'), before);
+});
+
+test('landings create --publish prints the page with the URL under the configured base URL once the product and store are ready', async () => {
+  await cliJson(tmp.file, ['products', 'update', productId, '--status', 'active']);
+  await cliJson(tmp.file, ['stores', 'domains', 'add', storeId, 'shop.example.com']);
   const { json } = await cliJson(tmp.file, ['landings', 'create', '--product', productId, '--slug', 'Faja-Promo', '--publish'], {
     env: { CODRAIL_BASE_URL: 'https://pay.example.test/' },
   });

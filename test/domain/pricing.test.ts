@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkOrderPrice, packFloorMinor } from '../../src/domain/pricing.ts';
+import { checkOrderPrice, packFloorMinor, quoteUnits } from '../../src/domain/pricing.ts';
 
-const pack = (price_minor: number, min_price_minor: number | null = null) => ({ price_minor, min_price_minor });
+const pack = (price_minor: number, min_price_minor: number | null = null, units = 1) => ({ units, price_minor, min_price_minor });
 
 test('packFloorMinor without min_price is the price less the maximum discount', () => {
   // 89 900 × 0.7 = 62 930 major units.
@@ -67,4 +67,27 @@ test('checkOrderPrice reports below_floor before below_unit_total when both fail
   const verdict = checkOrderPrice({ pack: pack(10_000_000), maxDiscountPct: 30, quantity: 1, unitPriceMinor: 10_000_000, totalPriceMinor: 100 });
   assert.equal(verdict.ok, false);
   assert.equal(!verdict.ok && verdict.reason, 'below_floor');
+});
+
+test('packFloorMinor with a product floor is the larger of the pack floor and the floor × units', () => {
+  // 2x at 180 000: discount floor 126 000; a floor of 70 000 per unit makes 140 000.
+  assert.equal(packFloorMinor(pack(18_000_000, null, 2), 30, 7_000_000), 14_000_000);
+  assert.equal(packFloorMinor(pack(18_000_000, null, 2), 30, 5_000_000), 12_600_000);
+  assert.equal(packFloorMinor(pack(18_000_000, 17_000_000, 2), 30, 7_000_000), 17_000_000);
+});
+
+test('checkOrderPrice refuses a total under the product floor × units × quantity', () => {
+  const input = { pack: pack(18_000_000, null, 2), maxDiscountPct: 30, unitFloorMinor: 8_000_000, quantity: 2, unitPriceMinor: 16_000_000 };
+  assert.deepEqual(checkOrderPrice({ ...input, totalPriceMinor: 31_999_900 }), { ok: false, floorMinor: 16_000_000, reason: 'below_floor' });
+  assert.equal(checkOrderPrice({ ...input, totalPriceMinor: 32_000_000 }).ok, true);
+});
+
+test('quoteUnits picks the cheapest pack bought 1 to 10 times, the larger pack on a tie, none when nothing fits', () => {
+  const ladder = [pack(8_990_000), pack(15_990_000, null, 2), pack(21_990_000, null, 3)];
+  assert.deepEqual(quoteUnits(ladder, 4), { pack: ladder[1], multiplier: 2, totalMinor: 31_980_000 });
+  assert.deepEqual(quoteUnits(ladder, 3), { pack: ladder[2], multiplier: 1, totalMinor: 21_990_000 });
+  assert.deepEqual(quoteUnits([pack(100), pack(200, null, 2)], 2), { pack: pack(200, null, 2), multiplier: 1, totalMinor: 200 });
+  assert.equal(quoteUnits([pack(15_990_000, null, 2)], 3), undefined);
+  assert.equal(quoteUnits([pack(100)], 11), undefined);
+  assert.deepEqual(quoteUnits([pack(100), pack(1000, null, 11)], 11), { pack: pack(1000, null, 11), multiplier: 1, totalMinor: 1000 });
 });

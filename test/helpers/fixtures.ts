@@ -2,8 +2,14 @@
 import type { Deps } from '../../src/app.ts';
 import { createAccount } from '../../src/use-cases/accounts/accounts.use-case.ts';
 import { createStore } from '../../src/use-cases/stores/stores.use-case.ts';
-import { createLanding, createProduct } from '../../src/use-cases/stores/products.use-case.ts';
-import { createKey } from '../../src/use-cases/keys/keys.use-case.ts';
+import { createProduct } from '../../src/use-cases/products/products.use-case.ts';
+import { createLandingPage } from '../../src/use-cases/landings/landings.use-case.ts';
+import { createKey, revokeApiKey, rollApiKey } from '../../src/use-cases/keys/keys.use-case.ts';
+import { OPERATOR, operatorAs } from '../../src/use-cases/caller.ts';
+import { parseWith } from '../../src/use-cases/validate.ts';
+import { CreateStoreInput } from '../../src/use-cases/stores/store.schemas.ts';
+import { CreateProductInput } from '../../src/use-cases/products/product.schemas.ts';
+import { CreateLandingPageInput } from '../../src/use-cases/landings/landing.schemas.ts';
 import type { ConfigFlags } from '../../src/config.ts';
 import type { Clock } from '../../src/clock.ts';
 import { startServer, type TestServer } from './server.ts';
@@ -25,27 +31,36 @@ export async function seedShop(
   opts: { country?: string; currency?: string; domains?: string[]; maxDiscount?: number; slug?: string } = {},
 ): Promise<Shop> {
   const account = await createAccount(deps, { name: 'Test account' });
-  const store = await createStore(deps, {
-    account_id: account.id,
-    name: 'Tienda',
-    country: opts.country ?? 'CO',
-    currency: opts.currency ?? 'COP',
-    domains: opts.domains ?? ['shop.example.com', '*.brand.example'],
-    ...(opts.maxDiscount !== undefined ? { max_discount_pct: opts.maxDiscount } : {}),
-  });
-  const product = await createProduct(deps, {
-    store_id: store.id,
-    name: 'Faja',
-    packs: [
-      { code: '1x', price: 100000 },
-      { code: '2x', price: 180000 },
-      { code: '3x', price: 240000, min_price: 200000 },
-    ],
-  });
-  const landing = await createLanding(deps, { product_id: product.id, slug: opts.slug ?? `l-${store.id.slice(-8)}`, publish: true });
-  const live = await createKey(deps, { store_id: store.id, type: 'publishable', env: 'live' });
-  const test = await createKey(deps, { store_id: store.id, type: 'publishable', env: 'test' });
-  const secret = await createKey(deps, { store_id: store.id, type: 'secret' });
+  const as = operatorAs(account.id);
+  const store = await createStore(
+    deps,
+    as,
+    parseWith(CreateStoreInput, {
+      name: 'Tienda',
+      country: opts.country ?? 'CO',
+      currency: opts.currency ?? 'COP',
+      domains: opts.domains ?? ['shop.example.com', '*.brand.example'],
+      ...(opts.maxDiscount !== undefined ? { max_discount_pct: opts.maxDiscount } : {}),
+    }),
+  );
+  const product = await createProduct(
+    deps,
+    as,
+    parseWith(CreateProductInput, {
+      store_id: store.id,
+      name: 'Faja',
+      status: 'active',
+      packs: [
+        { quantity: 1, price: 100000 },
+        { quantity: 2, price: 180000 },
+        { quantity: 3, price: 240000, min_price: 200000 },
+      ],
+    }),
+  );
+  const landing = await createLandingPage(deps, as, parseWith(CreateLandingPageInput, { product_id: product.id, slug: opts.slug ?? `l-${store.id.slice(-8)}`, publish: true }));
+  const live = await createKey(deps, as, { store_id: store.id, type: 'publishable', env: 'live' });
+  const test = await createKey(deps, as, { store_id: store.id, type: 'publishable', env: 'test' });
+  const secret = await createKey(deps, as, { store_id: store.id, type: 'secret' });
   return {
     accountId: account.id,
     storeId: store.id,
@@ -90,3 +105,14 @@ export async function openShop(flags: ConfigFlags = {}, options: { clock?: Clock
   const server = await startServer(flags, options);
   return { server, shop: await seedShop(server.deps) };
 }
+
+/** The real use-cases as the operator's CLI runs them, with their inputs parsed as every shell parses them. */
+export const addProduct = (deps: Pick<Deps, 'db' | 'clock' | 'config'>, input: Record<string, unknown>) =>
+  createProduct(deps, OPERATOR, parseWith(CreateProductInput, { status: 'active', ...input }));
+export const addLanding = (deps: Pick<Deps, 'db' | 'clock' | 'config'>, input: Record<string, unknown>) =>
+  createLandingPage(deps, OPERATOR, parseWith(CreateLandingPageInput, input));
+export const addKey = (deps: Pick<Deps, 'db' | 'clock'>, input: Parameters<typeof createKey>[2]) => createKey(deps, OPERATOR, input);
+export const revokeKey = (deps: Pick<Deps, 'db' | 'clock'>, id: string) => revokeApiKey(deps, OPERATOR, { key_id: id });
+export const rollKey = (deps: Pick<Deps, 'db' | 'clock'>, id: string, graceMinutes: number) => rollApiKey(deps, OPERATOR, id, graceMinutes);
+export const addStore = (deps: Pick<Deps, 'db' | 'clock' | 'config'>, accountId: string, input: Record<string, unknown>) =>
+  createStore(deps, operatorAs(accountId), parseWith(CreateStoreInput, input));

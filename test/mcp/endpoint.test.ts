@@ -3,9 +3,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { openShop, type Shop } from '../helpers/fixtures.ts';
+import { addKey, openShop, revokeKey, type Shop } from '../helpers/fixtures.ts';
 import type { TestServer } from '../helpers/server.ts';
-import { createKey, revokeApiKey } from '../../src/use-cases/keys/keys.use-case.ts';
 import { GRANTABLE_SCOPES } from '../../src/domain/oauth/scopes.ts';
 import { INITIALIZE, connect, rawPost } from './mcp-kit.ts';
 
@@ -44,9 +43,9 @@ describe('/api/mcp', () => {
   test('a garbage token, a publishable key and a revoked secret key are 401 invalid_token', async () => {
     await expect401(await rawPost(server.url, INITIALIZE, { authorization: 'Bearer not-a-key' }), 'invalid_token');
     await expect401(await rawPost(server.url, INITIALIZE, { authorization: `Bearer ${shop.liveKey}` }), 'invalid_token');
-    const secret = await createKey(server.deps, { store_id: shop.storeId, type: 'secret' });
+    const secret = await addKey(server.deps, { store_id: shop.storeId, type: 'secret' });
     assert.equal((await rawPost(server.url, INITIALIZE, { authorization: `Bearer ${secret.key}` })).status, 200);
-    await revokeApiKey(server.deps, secret.id);
+    await revokeKey(server.deps, secret.id);
     await expect401(await rawPost(server.url, INITIALIZE, { authorization: `Bearer ${secret.key}` }), 'invalid_token');
   });
 

@@ -2,10 +2,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../../helpers/server.ts';
-import { orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
+import { addKey, addLanding, orderBody, postOrder, revokeKey, rollKey, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import { manualClock } from '../../../src/clock.ts';
-import { createKey, revokeApiKey, rollApiKey } from '../../../src/use-cases/keys/keys.use-case.ts';
-import { createLanding } from '../../../src/use-cases/stores/products.use-case.ts';
 import { randomBase62 } from '../../../src/domain/keys.ts';
 import { newId } from '../../../src/ids.ts';
 import { OPEN_LIMITS, SHOP_ORIGIN, eventsOf, expectCreated, expectError, jobsOf, liveHeaders, nextPhone, orderRow, storesNothing } from './order-kit.ts';
@@ -58,7 +56,7 @@ describe('step 2: mode', () => {
   });
 
   test('an unpublished landing page is a 400 naming landing_page_id and stores nothing', async () => {
-    const draft = await createLanding(server.deps, { product_id: shop.productId, slug: `draft-${shop.storeId.slice(-8)}` });
+    const draft = await addLanding(server.deps, { product_id: shop.productId, slug: `draft-${shop.storeId.slice(-8)}` });
     assert.equal(draft.published, false);
     await storesNothing(server.deps, async () => {
       await expectError(await postOrder(server.url, landingBody(draft.id)), 400, { fields: ['landing_page_id'] });
@@ -147,9 +145,9 @@ describe('step 3: credential', () => {
   });
 
   test('a revoked publishable key is a 401 from the next request on', async () => {
-    const extra = await createKey(server.deps, { store_id: shop.storeId, type: 'publishable', env: 'live' });
+    const extra = await addKey(server.deps, { store_id: shop.storeId, type: 'publishable', env: 'live' });
     await expectCreated(await postOrder(server.url, body(), { 'x-svc-api-key': extra.key, origin: SHOP_ORIGIN }));
-    await revokeApiKey(server.deps, extra.id);
+    await revokeKey(server.deps, extra.id);
     await storesNothing(server.deps, async () => {
       await expectError(await postOrder(server.url, body(), { 'x-svc-api-key': extra.key, origin: SHOP_ORIGIN }), 401);
       await expectError(await postOrder(server.url, body(), { authorization: `Bearer ${extra.key}`, origin: SHOP_ORIGIN }), 401);
@@ -201,8 +199,8 @@ describe('step 3: credential', () => {
   });
 
   test('a key rolled with a 5-minute grace keeps working until the grace ends, then is a 401', async () => {
-    const key = await createKey(server.deps, { store_id: shop.storeId, type: 'publishable', env: 'live' });
-    const rolled = await rollApiKey(server.deps, key.id, 5);
+    const key = await addKey(server.deps, { store_id: shop.storeId, type: 'publishable', env: 'live' });
+    const rolled = await rollKey(server.deps, key.id, 5);
     const oldHeaders = { 'x-svc-api-key': key.key, origin: SHOP_ORIGIN };
     const newHeaders = { 'x-svc-api-key': rolled.key, origin: SHOP_ORIGIN };
     await expectCreated(await postOrder(server.url, body(), oldHeaders));
@@ -219,8 +217,8 @@ describe('step 3: credential', () => {
   });
 
   test('a key rolled with no grace is a 401 at once while its replacement works', async () => {
-    const key = await createKey(server.deps, { store_id: shop.storeId, type: 'publishable', env: 'live' });
-    const rolled = await rollApiKey(server.deps, key.id, 0);
+    const key = await addKey(server.deps, { store_id: shop.storeId, type: 'publishable', env: 'live' });
+    const rolled = await rollKey(server.deps, key.id, 0);
     await storesNothing(server.deps, async () => {
       await expectError(await postOrder(server.url, body(), { 'x-svc-api-key': key.key, origin: SHOP_ORIGIN }), 401);
     });

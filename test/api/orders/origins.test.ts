@@ -2,9 +2,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../../helpers/server.ts';
-import { orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
-import { createKey } from '../../../src/use-cases/keys/keys.use-case.ts';
-import { createProduct } from '../../../src/use-cases/stores/products.use-case.ts';
+import { addKey, addProduct, orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import { OPEN_LIMITS, SHOP_ORIGIN, expectCreated, expectError, nextPhone, orderRow, storesNothing } from './order-kit.ts';
 
 let server: TestServer;
@@ -42,8 +40,8 @@ describe('step 4: key and store', () => {
   });
 
   test('a product outside the key’s allowed products is a 403 while a listed product is accepted', async () => {
-    const second = await createProduct(server.deps, { store_id: shop.storeId, name: 'Crema', packs: [{ code: '1x', price: 50000 }] });
-    const key = await createKey(server.deps, { store_id: shop.storeId, type: 'publishable', env: 'live', products: [second.id] });
+    const second = await addProduct(server.deps, { store_id: shop.storeId, name: 'Crema', packs: [{ quantity: 1, price: 50000 }] });
+    const key = await addKey(server.deps, { store_id: shop.storeId, type: 'publishable', env: 'live', products: [second.id] });
     const headers = { 'x-svc-api-key': key.key, origin: SHOP_ORIGIN };
     await storesNothing(server.deps, async () => {
       await expectError(await postOrder(server.url, body(), headers), 403);
@@ -137,7 +135,7 @@ describe('step 4: Origin and Referer', () => {
   });
 
   test('a key with its own domains accepts them', async () => {
-    const key = await createKey(server.deps, { store_id: shop.storeId, type: 'publishable', env: 'live', domains: ['checkout.partner.example'] });
+    const key = await addKey(server.deps, { store_id: shop.storeId, type: 'publishable', env: 'live', domains: ['checkout.partner.example'] });
     await expectCreated(await postOrder(server.url, body(), { 'x-svc-api-key': key.key, origin: 'https://checkout.partner.example' }));
     await expectError(await postOrder(server.url, body(), { 'x-svc-api-key': key.key, origin: 'https://partner.example' }), 403);
   });

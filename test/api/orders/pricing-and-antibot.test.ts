@@ -2,8 +2,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestServer } from '../../helpers/server.ts';
-import { openShop, orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
-import { createProduct } from '../../../src/use-cases/stores/products.use-case.ts';
+import { addProduct, openShop, orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import { insertBlock } from '../../../src/db/queries/stores.queries.ts';
 import { OPEN_LIMITS, expectCreated, expectError, liveHeaders, nextPhone, orderRow, rejectionsOf, storesNothing } from './order-kit.ts';
 
@@ -66,7 +65,7 @@ describe('step 8: pricing', () => {
   });
 
   test('the default floor is rounded up to a whole unit: a 99.99 pack has floor ceil(69.993) = 70', async () => {
-    const product = await createProduct(server.deps, { store_id: shop.storeId, name: 'Jabón', packs: [{ code: '1x', price: 99.99 }] });
+    const product = await addProduct(server.deps, { store_id: shop.storeId, name: 'Jabón', packs: [{ quantity: 1, price: 99.99 }] });
     await priceRefused(shop, { product_id: product.id, unit_price: 69.99, total_price: 69.99 });
     await expectCreated(await post(shop, { product_id: product.id, unit_price: 70, total_price: 70 }));
   });
