@@ -32,8 +32,8 @@ test('products create prints a draft product with its packs in major units, min_
   assert.deepEqual(
     json.packs.map((p: Record<string, unknown>) => [p.code, p.quantity, p.price, p.min_price, p.floor, p.price_formatted]),
     [
-      ['1x', 1, 89900, null, 62930, '$ 89.900'],
-      ['3x', 3, 219900, 180000, 180000, '$ 219.900'],
+      ['1x', 1, 89900, null, 62930, '$\u00a089.900'],
+      ['3x', 3, 219900, 180000, 180000, '$\u00a0219.900'],
     ],
   );
   const packs = readDb(tmp.file, (db) => db.prepare('SELECT code, units, price_minor, min_price_minor FROM product_packs WHERE product_id = ? ORDER BY position').all(productId));

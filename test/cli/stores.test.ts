@@ -49,10 +49,13 @@ test('stores create for an account that does not exist fails with exit 1 (not fo
   assert.equal(count(tmp.file, 'stores'), before);
 });
 
-test('stores domains add normalizes the host, appends it once and prints the new list', async () => {
+test('stores domains add normalizes the host, appends it once and prints the store with its new list', async () => {
   const { json } = await cliJson(tmp.file, ['stores', 'domains', 'add', storeId, 'Checkout.Example.COM.']);
-  assert.deepEqual(json, ['shop.example.com', '*.brand.example', 'checkout.example.com']);
-  assert.deepEqual(storedDomains(storeId), json);
+  assert.equal(json.id, storeId);
+  assert.deepEqual(json.domains, ['shop.example.com', '*.brand.example', 'checkout.example.com']);
+  assert.deepEqual(storedDomains(storeId), json.domains);
+  const again = await cliJson(tmp.file, ['stores', 'domains', 'add', storeId, 'checkout.example.com']);
+  assert.deepEqual(again.json.domains, json.domains, 'adding it again is a no-op');
 });
 
 test('stores domains add with a host that has a path is a usage error with exit 2 and changes nothing', async () => {
@@ -60,10 +63,10 @@ test('stores domains add with a host that has a path is a usage error with exit 
   assert.deepEqual(storedDomains(storeId), ['shop.example.com', '*.brand.example', 'checkout.example.com']);
 });
 
-test('stores domains remove takes the host off the list and prints what is left', async () => {
+test('stores domains remove takes the host off the list and prints the store with what is left', async () => {
   const { json } = await cliJson(tmp.file, ['stores', 'domains', 'remove', storeId, 'SHOP.example.com']);
-  assert.deepEqual(json, ['*.brand.example', 'checkout.example.com']);
-  assert.deepEqual(storedDomains(storeId), json);
+  assert.deepEqual(json.domains, ['*.brand.example', 'checkout.example.com']);
+  assert.deepEqual(storedDomains(storeId), json.domains);
 });
 
 test('stores domains remove of a host that is not on the list fails with exit 1', async () => {

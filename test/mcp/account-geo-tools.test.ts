@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { openShop, seedShop, type Shop } from '../helpers/fixtures.ts';
 import type { TestServer } from '../helpers/server.ts';
-import { SCOPES } from '../../src/domain/oauth/scopes.ts';
+import { GRANTABLE_SCOPES } from '../../src/domain/oauth/scopes.ts';
 import { call, connect } from './mcp-kit.ts';
 
 describe('account and geo tools', () => {
@@ -26,7 +26,8 @@ describe('account and geo tools', () => {
     assert.equal(isError, false);
     assert.deepEqual(value.account, { id: shop.accountId, name: 'Test account' });
     assert.equal(value.credential, 'secret_key');
-    assert.deepEqual(value.granted_scopes, [...SCOPES]);
+    assert.deepEqual(value.granted_scopes, [...GRANTABLE_SCOPES]);
+    assert.ok(!value.granted_scopes.includes('ai:generate'), 'never a scope OAuth cannot grant');
     assert.deepEqual(value.stores, [{ id: shop.storeId, name: 'Tienda', country: 'CO', currency: 'COP', archived: false }]);
   });
 

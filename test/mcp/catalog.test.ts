@@ -7,17 +7,57 @@ import type { TestServer } from '../helpers/server.ts';
 import { lintTools, type ListedTool } from '../../src/mcp/tools/lint-tools.ts';
 import { connect } from './mcp-kit.ts';
 
-const ORDER = ['get_account', 'list_orders', 'get_order', 'create_order', 'list_cities', 'canonicalize_city'];
-
-/** The RO / D / I / OW columns and the scope of MCP-TOOLS.md §6.1, §6.7 and §6.9. */
-const TABLE: Record<string, [string, boolean, boolean, boolean, boolean]> = {
-  get_account: ['mcp:invoke', true, false, true, false],
-  list_orders: ['orders:read', true, false, true, false],
-  get_order: ['orders:read', true, false, true, false],
-  create_order: ['orders:create', false, false, true, false],
-  list_cities: ['mcp:invoke', true, false, true, false],
-  canonicalize_city: ['mcp:invoke', true, false, true, false],
-};
+/**
+ * The rows of MCP-TOOLS.md §6 served so far, in the tools/list order of §7 (account/meta, orders,
+ * products, prices & packs, landing pages, geo, stores, domains & keys): scope, RO, D, I, OW.
+ */
+const R = true;
+const _ = false;
+const CATALOG: [string, string, boolean, boolean, boolean, boolean][] = [
+  ['get_account', 'mcp:invoke', R, _, R, _],
+  ['list_orders', 'orders:read', R, _, R, _],
+  ['get_order', 'orders:read', R, _, R, _],
+  ['create_order', 'orders:create', _, _, R, _],
+  ['list_products', 'products:read', R, _, R, _],
+  ['get_product', 'products:read', R, _, R, _],
+  ['create_product', 'products:write', _, _, _, _],
+  ['update_product', 'products:write', _, _, R, _],
+  ['archive_product', 'products:write', _, R, R, _],
+  ['duplicate_product', 'products:write', _, _, _, _],
+  ['set_product_stock', 'products:write', _, _, R, _],
+  ['set_product_packs', 'products:write', _, _, R, _],
+  ['update_pack_prices', 'products:write', _, _, R, _],
+  ['set_price_floor', 'products:write', _, _, R, _],
+  ['quote_product_price', 'products:read', R, _, R, _],
+  ['list_price_floor_violations', 'products:read', R, _, R, _],
+  ['list_landing_pages', 'landings:read', R, _, R, _],
+  ['get_landing_page', 'landings:read', R, _, R, _],
+  ['create_landing_page', 'landings:write', _, _, _, _],
+  ['update_landing_page', 'landings:write', _, _, R, _],
+  ['set_landing_sections', 'landings:write', _, _, R, _],
+  ['publish_landing_page', 'landings:write', _, _, R, _],
+  ['unpublish_landing_page', 'landings:write', _, R, R, _],
+  ['delete_landing_page', 'landings:write', _, R, R, _],
+  ['list_countries', 'mcp:invoke', R, _, R, _],
+  ['list_regions', 'mcp:invoke', R, _, R, _],
+  ['list_cities', 'mcp:invoke', R, _, R, _],
+  ['canonicalize_city', 'mcp:invoke', R, _, R, _],
+  ['normalize_phone', 'mcp:invoke', R, _, R, _],
+  ['list_stores', 'stores:read', R, _, R, _],
+  ['get_store', 'stores:read', R, _, R, _],
+  ['create_store', 'stores:write', _, _, _, _],
+  ['update_store', 'stores:write', _, _, R, _],
+  ['archive_store', 'stores:write', _, R, R, _],
+  ['add_store_domain', 'stores:write', _, _, R, _],
+  ['remove_store_domain', 'stores:write', _, R, R, _],
+  ['list_api_keys', 'stores:read', R, _, R, _],
+  ['create_publishable_key', 'stores:write', _, _, _, _],
+  ['create_secret_key', 'stores:write', _, _, _, _],
+  ['update_api_key', 'stores:write', _, _, R, _],
+  ['revoke_api_key', 'stores:write', _, R, R, _],
+];
+const ORDER = CATALOG.map(([name]) => name);
+const TABLE = new Map(CATALOG.map(([name, ...row]) => [name, row] as const));
 
 describe('tools/list', () => {
   let server: TestServer;
@@ -37,7 +77,7 @@ describe('tools/list', () => {
     assert.ok(client.getServerCapabilities()?.tools);
   });
 
-  test('tools/list returns the six tools on one page in catalog order, with no nextCursor', async () => {
+  test('tools/list returns the catalog rows served so far on one page in the §7 order, with no nextCursor', async () => {
     const list = await client.listTools();
     assert.deepEqual(
       list.tools.map((t) => t.name),
@@ -49,7 +89,7 @@ describe('tools/list', () => {
   test('every tool carries the title, scope and annotations of its catalog row', async () => {
     const { tools } = await client.listTools();
     for (const tool of tools) {
-      const [scope, ro, d, i, ow] = TABLE[tool.name]!;
+      const [scope, ro, d, i, ow] = TABLE.get(tool.name)!;
       assert.equal(tool.annotations?.title, tool.title, tool.name);
       assert.deepEqual(
         [tool.annotations?.readOnlyHint, tool.annotations?.destructiveHint, tool.annotations?.idempotentHint, tool.annotations?.openWorldHint],
@@ -63,7 +103,7 @@ describe('tools/list', () => {
 
   test('every input schema passes the startup lint and the whole list fits in 64 KiB', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(lintTools(tools as ListedTool[], 6), []);
+    assert.deepEqual(lintTools(tools as ListedTool[], CATALOG.length), []);
     assert.ok(JSON.stringify({ tools }).length <= 65_536);
   });
 

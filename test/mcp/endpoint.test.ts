@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { addKey, openShop, revokeKey, type Shop } from '../helpers/fixtures.ts';
+import { TOOL_COUNT } from '../../src/mcp/tools/tool-catalog.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { GRANTABLE_SCOPES } from '../../src/domain/oauth/scopes.ts';
 import { INITIALIZE, connect, rawPost } from './mcp-kit.ts';
@@ -128,7 +129,7 @@ describe('/api/mcp', () => {
   test('the SDK client connects with a secret key and lists tools', async () => {
     const client = await connect(server.url, shop.secretKey);
     try {
-      assert.equal((await client.listTools()).tools.length, 6);
+      assert.equal((await client.listTools()).tools.length, TOOL_COUNT);
     } finally {
       await client.close();
     }

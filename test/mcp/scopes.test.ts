@@ -11,7 +11,7 @@ import type { TestServer } from '../helpers/server.ts';
 import { addUser, obtainTokens } from '../helpers/oauth.ts';
 import { OPEN_LIMITS, counts, eventsOf, nextPhone, orderRow, storesNothing } from '../api/orders/order-kit.ts';
 import { manualClock } from '../../src/clock.ts';
-import { GRANTABLE_SCOPES, SCOPES } from '../../src/domain/oauth/scopes.ts';
+import { GRANTABLE_SCOPES } from '../../src/domain/oauth/scopes.ts';
 import { listGrants, revokeGrant } from '../../src/use-cases/oauth/grants.use-case.ts';
 import { INITIALIZE, buyer, call, connect, rawPost } from './mcp-kit.ts';
 
@@ -197,7 +197,7 @@ describe('scopes of OAuth tokens on /api/mcp', () => {
       assert.match(event!.actor, /^key:/);
       const account = await call(client, 'get_account');
       assert.equal(account.value.credential, 'secret_key');
-      assert.deepEqual(account.value.granted_scopes, [...SCOPES]);
+      assert.deepEqual(account.value.granted_scopes, [...GRANTABLE_SCOPES]);
     } finally {
       await client.close();
     }

@@ -39,17 +39,17 @@ export function operationPaths(operations: readonly Operation[]): { paths: Recor
         parameters.push({ name, in: 'query', required: required.has(name), description: schema.description, schema, ...(schema.type === 'array' && { style: 'form', explode: true }) });
     else if (rest.length > 0) {
       const bodyRequired = [...required].filter((r) => !pathParams.includes(r));
-      schemas[`${pascal(op.name)}Input`] = { ...input, properties: Object.fromEntries(rest), ...(bodyRequired.length ? { required: bodyRequired } : { required: undefined }) };
-      if (!bodyRequired.length) delete schemas[`${pascal(op.name)}Input`]!.required;
-      requestBody = { required: bodyRequired.length > 0, content: { 'application/json': { schema: ref(`${pascal(op.name)}Input`) } } };
+      schemas[`${pascal(op.name)}Request`] = { ...input, properties: Object.fromEntries(rest), ...(bodyRequired.length ? { required: bodyRequired } : { required: undefined }) };
+      if (!bodyRequired.length) delete schemas[`${pascal(op.name)}Request`]!.required;
+      requestBody = { required: bodyRequired.length > 0, content: { 'application/json': { schema: ref(`${pascal(op.name)}Request`) } } };
     }
     if (op.creates)
       parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, description: 'A retry with the same key and input answers the first result.', schema: { type: 'string', minLength: 1, maxLength: 255 } });
-    schemas[`${pascal(op.name)}Output`] = openApiSchema(op.output);
+    schemas[`${pascal(op.name)}Response`] = openApiSchema(op.output);
     const ok = {
       description: op.creates ? 'Created (or the first answer of an Idempotency-Key retry, 200 with Idempotent-Replayed).' : 'Done.',
       content: {
-        'application/json': { schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data: ref(`${pascal(op.name)}Output`) } } },
+        'application/json': { schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data: ref(`${pascal(op.name)}Response`) } } },
       },
     };
     const path = `${V1}${route.replace(/:(\w+)/g, '{$1}')}`;

@@ -16,7 +16,16 @@ export function inputJsonSchema(op: Operation): JsonSchemaLike {
   return schema;
 }
 
+/** OpenAPI 3.0 wants `required` absent rather than empty (an object of optional fields). */
+function dropEmptyRequired(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(dropEmptyRequired);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) if (!(key === 'required' && Array.isArray(value) && value.length === 0)) out[key] = dropEmptyRequired(value);
+  return out;
+}
+
 /** valibot → OpenAPI 3.0 schema object. */
 export function openApiSchema(schema: v.GenericSchema): Record<string, unknown> {
-  return toJsonSchema(schema, { target: 'openapi-3.0', typeMode: 'ignore', errorMode: 'throw', ignoreActions: IGNORED_ACTIONS }) as Record<string, unknown>;
+  return dropEmptyRequired(toJsonSchema(schema, { target: 'openapi-3.0', typeMode: 'output', errorMode: 'throw', ignoreActions: IGNORED_ACTIONS })) as Record<string, unknown>;
 }

@@ -142,8 +142,9 @@ async function resolveCaller(deps: Deps, req: OrderRequest, trace: OrderTrace): 
   if (allowedProducts.length > 0 && !allowedProducts.includes(productId)) throw forbidden('This key cannot create orders for this product');
   const store = await activeStore(deps, storeId);
   if (!store) throw forbidden('This key cannot create orders for this store');
-  const keyDomains = JSON.parse(key.allowed_domains) as string[];
-  const domains = keyDomains.length > 0 ? keyDomains : (JSON.parse(store.allowed_domains) as string[]);
+  // A key follows its store's domains, or has its own list, which may be empty (a domain the store
+  // removed leaves the key working nowhere rather than everywhere the store works).
+  const domains = JSON.parse(key.inherit_domains === 1 ? store.allowed_domains : key.allowed_domains) as string[];
   const host = requestHost(req.origin, req.referer);
   if (!host || !hostAllowed(host, domains, key.env === 'test')) throw forbidden('Origin not allowed for this key');
   if (req.origin) trace.corsOrigin = req.origin;

@@ -3,6 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../../helpers/server.ts';
 import { addKey, addProduct, orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
+import { addStoreDomain, removeStoreDomain } from '../../../src/use-cases/stores/stores.use-case.ts';
+import { OPERATOR } from '../../../src/use-cases/caller.ts';
 import { OPEN_LIMITS, SHOP_ORIGIN, expectCreated, expectError, nextPhone, orderRow, storesNothing } from './order-kit.ts';
 
 let server: TestServer;
@@ -134,9 +136,22 @@ describe('step 4: Origin and Referer', () => {
     });
   });
 
-  test('a key with its own domains accepts them', async () => {
+  test('a key restricted to some store domains accepts them and refuses the store’s others', async () => {
+    await addStoreDomain(server.deps, OPERATOR, { store_id: shop.storeId, domain: 'checkout.partner.example' });
     const key = await addKey(server.deps, { store_id: shop.storeId, type: 'publishable', env: 'live', domains: ['checkout.partner.example'] });
     await expectCreated(await postOrder(server.url, body(), { 'x-svc-api-key': key.key, origin: 'https://checkout.partner.example' }));
     await expectError(await postOrder(server.url, body(), { 'x-svc-api-key': key.key, origin: 'https://partner.example' }), 403);
+    await expectError(await postOrder(server.url, body(), { 'x-svc-api-key': key.key, origin: SHOP_ORIGIN }), 403);
+  });
+
+  test('a key restricted to a domain the store then removes works nowhere: removing a domain never widens a key', async () => {
+    await addStoreDomain(server.deps, OPERATOR, { store_id: shop.storeId, domain: 'gone.partner.example' });
+    const key = await addKey(server.deps, { store_id: shop.storeId, type: 'publishable', env: 'live', domains: ['gone.partner.example'] });
+    await expectCreated(await postOrder(server.url, body(), { 'x-svc-api-key': key.key, origin: 'https://gone.partner.example' }));
+    await removeStoreDomain(server.deps, OPERATOR, { store_id: shop.storeId, domain: 'gone.partner.example' });
+    await storesNothing(server.deps, async () => {
+      await expectError(await postOrder(server.url, body(), { 'x-svc-api-key': key.key, origin: 'https://gone.partner.example' }), 403);
+      await expectError(await postOrder(server.url, body(), { 'x-svc-api-key': key.key, origin: SHOP_ORIGIN }), 403);
+    });
   });
 });
