@@ -14,7 +14,7 @@ import { toolFailure, toolResult } from './tools/tool-results.ts';
 
 export const SERVER_INFO = { name: 'codrail', title: 'codrail', version: '0.1.0' } as const;
 
-const LIST_ANSWER = { tools: LISTED_TOOLS };
+export const LIST_ANSWER = { tools: LISTED_TOOLS };
 /**
  * The SDK builds a fresh Ajv instance per Server unless given one (it validates elicitation forms,
  * which we never send): one shared validator keeps the per-request Server cheap.

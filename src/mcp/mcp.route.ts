@@ -4,6 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from '../http/context.ts';
 import { JSON_TYPE, readBody } from '../http/body.ts';
 import { sendEmpty, sendJson } from '../http/respond.ts';
@@ -12,7 +13,7 @@ import type { Principal } from '../domain/oauth/principal.ts';
 import { INVOKE_SCOPE } from '../domain/oauth/scopes.ts';
 import { authenticateBearer } from '../use-cases/oauth/authenticate-bearer.use-case.ts';
 import { insufficientScopeChallenge, unauthorizedChallenge } from './bearer-challenge.ts';
-import { authInfo, createMcpServer } from './mcp-server.ts';
+import { LIST_ANSWER, authInfo, createMcpServer } from './mcp-server.ts';
 import { TOOL_BY_NAME } from './tools/tool-catalog.ts';
 
 const ALLOWED_METHODS = 'POST, GET, DELETE, OPTIONS';
@@ -79,6 +80,28 @@ function missingScopes(principal: Principal, body: unknown): string[] {
 
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } });
 
+/**
+ * tools/list answers the same ~50 KB every time: its bytes are serialized once, around the request
+ * id, exactly as the SDK's Protocol writes a result (`{result, jsonrpc, id}`). Only a request the
+ * SDK transport would accept as it is takes this path (one valid JSON-RPC request, both media types
+ * accepted, a supported protocol version or none); anything else, errors included, goes through the
+ * SDK. A test checks both paths answer the same bytes.
+ */
+const LIST_HEAD = Buffer.from(`{"result":${JSON.stringify(LIST_ANSWER)},"jsonrpc":"2.0","id":`);
+const LIST_TAIL = Buffer.from('}');
+
+function answerToolsList(ctx: RequestContext, body: unknown): boolean {
+  if (!isJSONRPCRequest(body) || body.method !== 'tools/list') return false;
+  const accept = header(ctx, 'accept') ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
+  const version = header(ctx, 'mcp-protocol-version');
+  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return false;
+  const id = Buffer.from(JSON.stringify(body.id));
+  ctx.res.writeHead(200, { ...ctx.headers, 'Content-Type': 'application/json', 'Content-Length': LIST_HEAD.length + id.length + LIST_TAIL.length });
+  ctx.res.end(Buffer.concat([LIST_HEAD, id, LIST_TAIL]));
+  return true;
+}
+
 /** POST /api/mcp. */
 export async function mcpRoute(ctx: RequestContext): Promise<void> {
   cors(ctx);
@@ -110,6 +133,8 @@ export async function mcpRoute(ctx: RequestContext): Promise<void> {
     );
     return;
   }
+
+  if (answerToolsList(ctx, body)) return;
 
   const token = /^\S+\s+(\S+)/.exec(header(ctx, 'authorization') ?? '')?.[1] ?? '';
   const server = createMcpServer({ ...ctx.deps, log: ctx.log });

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { openShop, type Shop } from '../helpers/fixtures.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { lintTools, type ListedTool } from '../../src/mcp/tools/lint-tools.ts';
-import { connect } from './mcp-kit.ts';
+import { connect, rawPost } from './mcp-kit.ts';
 
 /**
  * The rows of MCP-TOOLS.md §6 served so far, in the tools/list order of §7 (account/meta, orders,
@@ -114,6 +114,36 @@ describe('tools/list', () => {
     const create = byName.get('create_order')!.inputSchema;
     assert.deepEqual(create.required, ['store_id', 'product_id', 'buyer', 'idempotency_key']);
     for (const price of ['unit_price', 'total_price', 'price']) assert.ok(!(price in create.properties!), price);
+  });
+});
+
+describe('the precomputed tools/list answer', () => {
+  let server: TestServer;
+  let shop: Shop;
+  before(async () => ({ server, shop } = await openShop()));
+  after(() => server.close());
+
+  const list = (id: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+
+  test('a single tools/list answers the very bytes the SDK writes for it, for numeric and string ids', async () => {
+    const auth = { authorization: `Bearer ${shop.secretKey}` };
+    for (const id of [7, 'abc-"quoted"']) {
+      const single = await rawPost(server.url, list(id), auth);
+      assert.equal(single.status, 200);
+      assert.match(single.headers.get('content-type') ?? '', /^application\/json/);
+      assert.equal(single.headers.get('access-control-allow-origin'), '*');
+      // A batch of one goes through the SDK, which answers a batch of one with the bare response.
+      const viaSdk = await (await rawPost(server.url, [list(id)], auth)).text();
+      assert.equal(await single.text(), viaSdk);
+    }
+  });
+
+  test('a tools/list the SDK transport would refuse is refused as the SDK refuses it: no event-stream in Accept, an unknown protocol version, a bad id', async () => {
+    const auth = { authorization: `Bearer ${shop.secretKey}` };
+    assert.equal((await rawPost(server.url, list(1), { ...auth, accept: 'application/json' })).status, 406);
+    assert.equal((await rawPost(server.url, list(1), { ...auth, 'mcp-protocol-version': '1999-01-01' })).status, 400);
+    const badId = await rawPost(server.url, list({ nested: true }), auth);
+    assert.equal(badId.status, 400);
   });
 });
 

@@ -5,7 +5,8 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../../app.ts';
 import { AppError, fieldError, forbidden } from '../../errors.ts';
 import { newId, UUID_PATTERN } from '../../ids.ts';
-import { DUPLICATE_WINDOW_MS, IDEMPOTENCY_KEY_MAX, KEY_TOUCH_INTERVAL_MS } from '../../limits.ts';
+import { DUPLICATE_WINDOW_MS, KEY_TOUCH_INTERVAL_MS } from '../../limits.ts';
+import { idempotencyKeyHeader } from '../idempotency.use-case.ts';
 import type { StoresTable } from '../../db/tables/index.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { blockedValues, findStore, takeOrderNumber } from '../../db/queries/stores.queries.ts';
@@ -197,12 +198,6 @@ async function canonicalCity(deps: Deps, country: string, input: CreateOrderInpu
 }
 
 
-function idempotencyKey(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  if (text.length < 1 || text.length > IDEMPOTENCY_KEY_MAX || !/^[\x21-\x7e]+$/.test(text))
-    throw fieldError('Idempotency-Key', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters`);
-  return text;
-}
 
 export async function createOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Promise<OrderOutcome> {
   const r = await resolveCaller(deps, req, trace);
@@ -241,7 +236,7 @@ export async function createOrder(deps: Deps, req: OrderRequest, trace: OrderTra
     throw new AppError('order_rejected', 'Order rejected');
   }
 
-  const idemKey = idempotencyKey(req.idempotencyKey);
+  const idemKey = idempotencyKeyHeader(req.idempotencyKey);
   const requestHash = idemKey ? createHash('sha256').update(stableJson(req.body)).digest('hex') : '';
   const city = await canonicalCity(deps, r.store.country, input);
   const needsReview = city !== undefined && !city.confident;
