@@ -25,6 +25,7 @@ export function register(program: Command): void {
     .option('--rate-key-per-min <n>', 'order requests per key per minute (CODRAIL_RATE_KEY_PER_MIN, default 120)')
     .option('--rate-phone-per-hour <n>', 'order requests per buyer phone per hour (CODRAIL_RATE_PHONE_PER_HOUR, default 5)')
     .option('--rate-register-per-hour <n>', 'OAuth client registrations per client IP per hour (CODRAIL_RATE_REGISTER_PER_HOUR, default 20)')
+    .option('--whole-currencies <list>', 'currencies whose prices must be whole, e.g. COP (CODRAIL_WHOLE_CURRENCIES; default none: ISO 4217 decimals)')
     .option('--demo', 'load the demo account, store, product, landing and a fresh test key, and print a curl')
     .action(async (o: ServeOptions, cmd: Command) => {
       try {

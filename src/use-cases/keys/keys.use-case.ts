@@ -83,7 +83,7 @@ async function issue(
     replaced_by: null,
   };
   await insertKey(deps.db, row);
-  return { ...keyView(row, now), key };
+  return { key, ...keyView(row, now) };
 }
 
 export async function createPublishableKey(deps: Pick<Deps, 'db' | 'clock'>, caller: Caller, input: Out<typeof CreatePublishableKeyInput>) {
