@@ -10,12 +10,6 @@ export const findLanding = (db: Db | Tx, id: string) => db.selectFrom('landing_p
 
 export const findLandingBySlug = (db: Db | Tx, slug: string) => db.selectFrom('landing_pages').selectAll().where('slug', '=', slug).executeTakeFirst();
 
-export const listLandings = (db: Db, storeId?: string) => {
-  let q = db.selectFrom('landing_pages').selectAll();
-  if (storeId) q = q.where('store_id', '=', storeId);
-  return q.orderBy('created_at').execute();
-};
-
 export interface LandingPageFilter {
   accountId: string | null;
   storeId?: string | undefined;

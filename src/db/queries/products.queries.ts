@@ -12,12 +12,6 @@ export const findProduct = (db: Db | Tx, id: string) => db.selectFrom('products'
 export const findProductBySku = (db: Db | Tx, storeId: string, sku: string) =>
   db.selectFrom('products').selectAll().where('store_id', '=', storeId).where('sku', '=', sku).executeTakeFirst();
 
-export const listProducts = (db: Db, storeId?: string) => {
-  let q = db.selectFrom('products').selectAll();
-  if (storeId) q = q.where('store_id', '=', storeId);
-  return q.orderBy('created_at').execute();
-};
-
 export interface ProductPageFilter {
   accountId: string | null;
   storeId?: string | undefined;
