@@ -17,3 +17,10 @@ test('withListenPort keeps an explicit base URL and derives one from the real po
   const explicit = loadConfig({ port: 0 }, env);
   assert.equal(withListenPort(explicit, 4321, baseUrlIsExplicit({}, env)).baseUrl, 'https://pay.example.test');
 });
+
+test('whole currencies come from the flag over CODRAIL_WHOLE_CURRENCIES, upper-cased, none by default, and an unknown code is refused', () => {
+  assert.deepEqual([...loadConfig({}, {}).wholeCurrencies], []);
+  assert.deepEqual([...loadConfig({}, { CODRAIL_WHOLE_CURRENCIES: 'cop, clp' }).wholeCurrencies], ['COP', 'CLP']);
+  assert.deepEqual([...loadConfig({ wholeCurrencies: 'MXN' }, { CODRAIL_WHOLE_CURRENCIES: 'COP' }).wholeCurrencies], ['MXN']);
+  assert.throws(() => loadConfig({}, { CODRAIL_WHOLE_CURRENCIES: 'COP,XYZ' }), /XYZ is not an ISO 4217/);
+});

@@ -79,6 +79,10 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
       'place a first order:',
       `  ${demo.curl}`,
       '',
+      'manage the account over REST (/api/v1, the same operations as the MCP tools): make a secret key, then call it',
+      `  npx codrail keys create-secret ${demo.store.id}`,
+      `  curl -s ${base}/api/v1/products -H 'authorization: Bearer svc_live_secret_…'`,
+      '',
       `connect an MCP client (MCP Inspector, Claude Code, VS Code…) to ${demo.mcp.url}`,
       `  it discovers OAuth by itself; sign in as ${demo.user.email} / ${demo.user.password} (a new password each start)`,
     );

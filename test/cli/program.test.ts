@@ -39,3 +39,22 @@ test('a missing required option is a usage error with exit 2 that names the opti
 test('a missing command argument is a usage error with exit 2', async () => {
   await cliFails(tmp.file, ['orders', 'show'], 2);
 });
+
+test('--help lists the account command groups without loading them, and a group help lists its derived commands', async () => {
+  const root = await runCli(['--help']);
+  assert.equal(root.code, 0);
+  for (const group of ['account', 'stores', 'products', 'landings', 'keys', 'geo']) assert.match(root.stdout, new RegExp(`^  ${group}\\b`, 'm'), group);
+  const products = await runCli(['products', '--help']);
+  assert.equal(products.code, 0);
+  for (const command of ['list', 'get', 'create', 'update', 'archive', 'duplicate', 'quote', 'packs', 'prices', 'floor', 'stock']) assert.match(products.stdout, new RegExp(`^  ${command}\\b`, 'm'), command);
+  const update = await runCli(['--db', tmp.file, 'landings', 'update', '--help']);
+  assert.match(update.stdout, /--seo-title <value>/);
+  assert.match(update.stdout, /--theme <value>.*JSON, @file or @-/s);
+  assert.match(update.stdout, /--account <id>/);
+});
+
+test('a derived command with an unknown option or a missing required option is a usage error with exit 2', async () => {
+  await cliFails(tmp.file, ['stores', 'create', '--name', 'X', '--country', 'CO', '--colour', 'red'], 2);
+  const r = await cliFails(tmp.file, ['products', 'create', '--name', 'X'], 2);
+  assert.match(r.stderr, /--store/);
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hostAllowed, normalizeDomainEntry, requestHost } from '../../src/domain/domains.ts';
+import { hostAllowed, normalizeDomainEntry, requestHost, domainCovered } from '../../src/domain/domains.ts';
 
 test('normalizeDomainEntry lower-cases a host and drops a trailing dot and surrounding spaces', () => {
   assert.equal(normalizeDomainEntry('Shop.Example.COM'), 'shop.example.com');
@@ -72,4 +72,16 @@ test('requestHost is undefined when both headers are absent, unparsable or not h
   assert.equal(requestHost('not a url', undefined), undefined);
   assert.equal(requestHost('ftp://shop.example.com', undefined), undefined);
   assert.equal(requestHost(undefined, 'file:///etc/passwd'), undefined);
+});
+
+test("domainCovered accepts a store's own entry, a host or narrower wildcard under a store wildcard, and nothing else", () => {
+  const store = ['shop.example.com', '*.brand.example'];
+  assert.equal(domainCovered('shop.example.com', store), true);
+  assert.equal(domainCovered('*.brand.example', store), true);
+  assert.equal(domainCovered('pay.brand.example', store), true);
+  assert.equal(domainCovered('*.eu.brand.example', store), true);
+  assert.equal(domainCovered('brand.example', store), false);
+  assert.equal(domainCovered('*.example.com', store), false);
+  assert.equal(domainCovered('evil-shop.example.com', store), false);
+  assert.equal(domainCovered('xbrand.example', store), false);
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { classifyKey, displayPrefix, generateKey, hashKey, randomBase62 } from '../../src/domain/keys.ts';
+import { classifyKey, displayPrefix, generateKey, hashKey, maskedKey, randomBase62 } from '../../src/domain/keys.ts';
 
 const base62 = (n: number) => 'aZ09'.repeat(n).slice(0, n);
 
@@ -87,4 +87,12 @@ test('randomBase62 returns exactly the requested length of base62 characters', (
 test('randomBase62 uses the whole base62 alphabet', () => {
   const seen = new Set(randomBase62(20_000));
   assert.equal(seen.size, 62);
+});
+
+test('generateKey keeps the last four characters, and maskedKey shows only the type prefix and those four', () => {
+  const { key, prefix, last4 } = generateKey({ type: 'publishable', env: 'live' });
+  assert.equal(last4, key.slice(-4));
+  assert.equal(maskedKey(prefix, last4), `svc_live_pub_…${key.slice(-4)}`);
+  assert.equal(maskedKey('svc_live_secret_AbCd…', 'wxyz'), 'svc_live_secret_…wxyz');
+  assert.equal(maskedKey('svc_test_pub_AbCd…', null), 'svc_test_pub_AbCd…', 'a key from before last4 was kept shows its prefix');
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hasAtMostTwoDecimals, toMajor, toMinor } from '../../src/domain/money.ts';
+import { currencyDecimals, fitsDecimals, formatMoney, hasAtMostTwoDecimals, toMajor, toMinor } from '../../src/domain/money.ts';
 import { MAX_MONEY_MAJOR } from '../../src/limits.ts';
 
 test('toMinor turns 19.99 major units into 1999 minor units', () => {
@@ -52,4 +52,26 @@ test('toMajor is the inverse of toMinor for two-decimal amounts', () => {
 test('hasAtMostTwoDecimals is true for 12.34 and false for 12.345', () => {
   assert.equal(hasAtMostTwoDecimals(12.34), true);
   assert.equal(hasAtMostTwoDecimals(12.345), false);
+});
+
+test('currencyDecimals follows ISO 4217 (CLP and PYG whole, COP two), caps at two, and makes configured currencies whole', () => {
+  assert.equal(currencyDecimals('CLP'), 0);
+  assert.equal(currencyDecimals('PYG'), 0);
+  assert.equal(currencyDecimals('COP'), 2);
+  assert.equal(currencyDecimals('MXN'), 2);
+  assert.equal(currencyDecimals('KWD'), 2);
+  assert.equal(currencyDecimals('COP', new Set(['COP'])), 0);
+});
+
+test('fitsDecimals tells whole amounts from amounts with cents', () => {
+  assert.equal(fitsDecimals(8_990_000, 0), true);
+  assert.equal(fitsDecimals(8_990_050, 0), false);
+  assert.equal(fitsDecimals(8_990_050, 2), true);
+});
+
+test('formatMoney writes a price as the country reads it, with decimals only when the amount has them', () => {
+  assert.equal(formatMoney(8_990_000, 'COP', 'CO', 2), '$\u00a089.900');
+  assert.equal(formatMoney(49_950, 'MXN', 'MX', 2), '$499.50');
+  assert.equal(formatMoney(49_900, 'MXN', 'MX', 2), '$499');
+  assert.equal(formatMoney(15_000_000, 'PYG', 'PY', 0), 'Gs.\u00a0150.000');
 });

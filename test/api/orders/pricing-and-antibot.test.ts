@@ -1,7 +1,7 @@
 // POST /api/orders/create, SPEC 4.1 steps 8 (anti-fraud price floor) and 9 (anti-bot).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { TestServer } from '../../helpers/server.ts';
+import { startServer, type TestServer } from '../../helpers/server.ts';
 import { addProduct, openShop, orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import { insertBlock } from '../../../src/db/queries/stores.queries.ts';
 import { OPEN_LIMITS, expectCreated, expectError, liveHeaders, nextPhone, orderRow, rejectionsOf, storesNothing } from './order-kit.ts';
@@ -180,5 +180,40 @@ describe('step 9: anti-bot', () => {
 
   test('anti-bot runs after pricing: a honeypot order below the floor gets the price error', async () => {
     await expectError(await post(shop, { website: 'x', unit_price: 1000, total_price: 1000 }), 400, { fields: ['total_price'] });
+  });
+});
+
+describe('step 8: the product floor and the currency', () => {
+  test("a product's minimum unit price refuses a total under it × units × quantity although the pack floor allows it", async () => {
+    const product = await addProduct(server.deps, { store_id: shop.storeId, name: 'Crema', price_floor: 60000, packs: [{ quantity: 2, price: 150000 }] });
+    // The pack floor at 30 % is 105000; the product floor makes 2 × 60000 = 120000.
+    await priceRefused(shop, { product_id: product.id, pack: '2x', unit_price: 119999, total_price: 119999 });
+    const created = await expectCreated(await post(shop, { product_id: product.id, pack: '2x', unit_price: 120000, total_price: 120000 }));
+    assert.equal((await orderRow(server.deps, created.data.id)).total_price_minor, 12_000_000);
+  });
+
+  test('a CLP store refuses prices with decimals (ISO 4217 gives CLP none) and stores nothing', async () => {
+    const cl = await seedShop(server.deps, { country: 'CL', currency: 'CLP' });
+    await storesNothing(server.deps, async () => {
+      await expectError(await post(cl, { telefono: '+56 9 6123 4567', unit_price: 100000.5, total_price: 100000.5 }), 400, { fields: ['unit_price'] });
+    });
+  });
+});
+
+describe('whole currencies configured', () => {
+  let whole: TestServer;
+  let co: Shop;
+  before(async () => {
+    whole = await startServer({ ...OPEN_LIMITS, wholeCurrencies: 'COP' });
+    co = await seedShop(whole.deps);
+  });
+  after(() => whole.close());
+
+  test('with COP made whole, an order with centavos is a 400 on unit_price and a whole one is created', async () => {
+    const send = (over: Record<string, unknown>) => postOrder(whole.url, orderBody(co, { telefono: nextPhone(), ...over }), liveHeaders(co));
+    await storesNothing(whole.deps, async () => {
+      await expectError(await send({ unit_price: 100000.5, total_price: 100000.5 }), 400, { fields: ['unit_price'] });
+    });
+    await expectCreated(await send({}));
   });
 });
