@@ -5,12 +5,23 @@ import { AppError, type FieldIssue } from '../errors.ts';
 export const uuidInput = (field: string, description: string) =>
   v.pipe(v.string(`${field} must be a string`), v.uuid(`${field} must be a UUID`), v.description(description));
 
+const OBJECT_TYPES = new Set(['object', 'strict_object', 'loose_object']);
+
+/** valibot says `Invalid key: Expected "slug" but received undefined`; say which field and what is wrong. */
+function messageOf(issue: v.BaseIssue<unknown>, field: string): string {
+  if (issue.kind === 'schema' && OBJECT_TYPES.has(issue.type) && issue.path?.length) {
+    if (issue.received === 'undefined') return `${field} is required`;
+    if (issue.expected === 'never') return `${field} is not a known field`;
+  }
+  return issue.message;
+}
+
 /** Valibot issues → one `details` item per bad field (the first problem of each field). */
 export function issuesToDetails(issues: readonly v.BaseIssue<unknown>[]): FieldIssue[] {
   const seen = new Map<string, string>();
   for (const issue of issues) {
     const field = v.getDotPath(issue) ?? '(body)';
-    if (!seen.has(field)) seen.set(field, issue.message);
+    if (!seen.has(field)) seen.set(field, messageOf(issue, field));
   }
   return [...seen].map(([field, message]) => ({ field, message }));
 }

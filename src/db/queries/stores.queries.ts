@@ -54,6 +54,18 @@ export async function storeCounts(db: Db, storeId: string) {
   return { products, landing_pages: landingPages, published_landing_pages: publishedLandingPages, active_keys: activeKeys, orders };
 }
 
+/** Every amount a store's packs and floors hold, in minor units (a currency change must fit them all). */
+export async function storeAmounts(db: Db | Tx, storeId: string): Promise<number[]> {
+  const packs = await db
+    .selectFrom('product_packs')
+    .innerJoin('products', 'products.id', 'product_packs.product_id')
+    .select(['product_packs.price_minor', 'product_packs.compare_at_price_minor', 'product_packs.min_price_minor'])
+    .where('products.store_id', '=', storeId)
+    .execute();
+  const floors = await db.selectFrom('products').select('min_unit_price_minor').where('store_id', '=', storeId).execute();
+  return [...packs.flatMap((p) => [p.price_minor, p.compare_at_price_minor ?? 0, p.min_price_minor ?? 0]), ...floors.map((f) => f.min_unit_price_minor)];
+}
+
 export const storeHasOrders = async (db: Db | Tx, storeId: string): Promise<boolean> =>
   (await db.selectFrom('orders').select('id').where('store_id', '=', storeId).limit(1).executeTakeFirst()) !== undefined;
 

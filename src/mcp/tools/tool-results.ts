@@ -55,7 +55,9 @@ export function toolFailure(tool: Pick<Operation, 'name' | 'hints'>, error: unkn
     body = { code: 'internal', message: 'Internal error', retryable: false };
   } else {
     const first = error.details?.[0];
-    body = { code, message: first?.message ?? error.message, retryable: code === 'rate_limited' };
+    // Several problems (each unmet publish check, each pack under the floor) are all worth fixing at once.
+    const message = error.details && error.details.length > 1 ? error.details.map((d) => `${d.field}: ${d.message}`).join('; ') : (first?.message ?? error.message);
+    body = { code, message, retryable: code === 'rate_limited' };
     if (first) body.field = first.field;
     const hint = tool.hints?.[code];
     if (hint) body.hint = hint;

@@ -43,7 +43,7 @@ export function keyView(k: KeyRow, now: Date): Out<typeof ApiKey> {
 function checkDomains(store: StoreRow, domains: readonly string[]): string[] {
   const storeDomains = JSON.parse(store.allowed_domains) as string[];
   domains.forEach((d, i) => {
-    if (!domainCovered(d, storeDomains)) throw fieldError(`allowed_domains[${i}]`, `${d} is not one of the store's domains: add it with add_store_domain first`);
+    if (!domainCovered(d, storeDomains)) throw fieldError(`allowed_domains.${i}`, `${d} is not one of the store's domains: add it with add_store_domain first`);
   });
   return [...new Set(domains)];
 }
@@ -52,7 +52,7 @@ async function checkProducts(deps: Pick<Deps, 'db'>, store: StoreRow, products: 
   const ids = [...new Set(products.map((p) => p.toLowerCase()))];
   for (const [i, id] of ids.entries()) {
     const product = await findProduct(deps.db, id);
-    if (!product || product.store_id !== store.id) throw fieldError(`allowed_products[${i}]`, `Product ${id} is not in this store`);
+    if (!product || product.store_id !== store.id) throw fieldError(`allowed_products.${i}`, `Product ${id} is not in this store`);
   }
   return ids;
 }

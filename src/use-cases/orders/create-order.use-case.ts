@@ -28,7 +28,7 @@ import { storeMoney } from '../stores/store-money.ts';
 import { checkOrderPrice } from '../../domain/pricing.ts';
 import { botReason } from '../../domain/anti-bot.ts';
 import { stableJson } from '../../domain/stable-json.ts';
-import { hostAllowed, requestHost } from '../../domain/domains.ts';
+import { domainCovered, hostAllowed, requestHost } from '../../domain/domains.ts';
 import type { CityDecision } from '../../domain/cities/matcher.ts';
 import { parseWith } from '../validate.ts';
 import { CreateOrderInputSchema, type CreateOrderInput } from './create-order.schema.ts';
@@ -145,7 +145,8 @@ async function resolveCaller(deps: Deps, req: OrderRequest, trace: OrderTrace): 
   if (!store) throw forbidden('This key cannot create orders for this store');
   // A key follows its store's domains, or has its own list, which may be empty (a domain the store
   // removed leaves the key working nowhere rather than everywhere the store works).
-  const domains = JSON.parse(key.inherit_domains === 1 ? store.allowed_domains : key.allowed_domains) as string[];
+  const storeDomains = JSON.parse(store.allowed_domains) as string[];
+  const domains = key.inherit_domains === 1 ? storeDomains : (JSON.parse(key.allowed_domains) as string[]).filter((d) => domainCovered(d, storeDomains));
   const host = requestHost(req.origin, req.referer);
   if (!host || !hostAllowed(host, domains, key.env === 'test')) throw forbidden('Origin not allowed for this key');
   if (req.origin) trace.corsOrigin = req.origin;

@@ -20,7 +20,7 @@ export function ladderRows(money: StoreMoney, unitFloorMinor: number, packs: rea
   const seen = new Set<number>();
   if (packs.filter((p) => p.is_default).length > 1) throw fieldError(field, 'at most one pack may be is_default');
   const rows = packs.map((p, i): PackFields => {
-    const at = `${field}[${i}]`;
+    const at = `${field}.${i}`;
     if (seen.has(p.quantity)) throw fieldError(`${at}.quantity`, `two packs of ${p.quantity} units: each quantity once`);
     seen.add(p.quantity);
     const price = money.minor(`${at}.price`, p.price);
@@ -30,7 +30,7 @@ export function ladderRows(money: StoreMoney, unitFloorMinor: number, packs: rea
     if (min !== null && min > price) throw fieldError(`${at}.min_price`, 'min_price must not be above price: no order of the pack could pass');
     return { code: packCode(p.quantity), units: p.quantity, price_minor: price, compare_at_price_minor: compareAt, min_price_minor: min, label: p.label || null, is_default: p.is_default ? 1 : 0, position: i };
   });
-  const under = rows.flatMap((r, i) => (belowUnitFloor(r, unitFloorMinor) ? [{ field: `${field}[${i}].price`, message: floorMessage(money, r.units, unitFloorMinor) }] : []));
+  const under = rows.flatMap((r, i) => (belowUnitFloor(r, unitFloorMinor) ? [{ field: `${field}.${i}.price`, message: floorMessage(money, r.units, unitFloorMinor) }] : []));
   if (under.length > 0) throw belowFloorError(under);
   return rows;
 }

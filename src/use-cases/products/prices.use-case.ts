@@ -46,7 +46,7 @@ export async function updatePackPrices(deps: Pick<Deps, 'db' | 'clock' | 'config
   const writes: { productId: string; units: number; price: number; compareAt: number | null | undefined }[] = [];
   const under: FieldIssue[] = [];
   for (const [i, u] of input.updates.entries()) {
-    const at = `updates[${i}]`;
+    const at = `updates.${i}`;
     const id = u.product_id.toLowerCase();
     const owner = owners.get(id) ?? (await productOf(deps, caller, id, `${at}.product_id`));
     owners.set(id, owner);

@@ -150,7 +150,7 @@ export async function duplicateProduct(deps: Pick<Deps, 'db' | 'clock' | 'config
   const money = storeMoney(deps, target);
   const packs = withPrices ? (await listPacks(deps.db, product.id)).map(({ id: _id, product_id: _p, ...rest }) => rest) : [];
   // The target store's currency may refuse decimals the source's allowed.
-  packs.forEach((p, i) => money.minor(`packs[${i}].price`, p.price_minor / 100));
+  packs.forEach((p, i) => money.minor(`packs.${i}.price`, p.price_minor / 100));
   const floor = withPrices ? product.min_unit_price_minor : 0;
   const id = newId();
   const now = deps.clock.now().toISOString();

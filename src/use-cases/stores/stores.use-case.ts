@@ -3,13 +3,15 @@
 import type * as v from 'valibot';
 import type { Deps } from '../../app.ts';
 import { newId } from '../../ids.ts';
-import { DEFAULT_MAX_DISCOUNT_PCT, FIRST_ORDER_NUMBER } from '../../limits.ts';
+import { DEFAULT_MAX_DISCOUNT_PCT, FIRST_ORDER_NUMBER, MAX_STORE_DOMAINS } from '../../limits.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { findAccount } from '../../db/queries/accounts.queries.ts';
-import { findStore, insertStore, listStorePage, setStoreDomains, storeCounts, storeHasOrders, updateStore as writeStore } from '../../db/queries/stores.queries.ts';
+import { findStore, insertStore, listStorePage, setStoreDomains, storeAmounts, storeCounts, storeHasOrders, updateStore as writeStore } from '../../db/queries/stores.queries.ts';
 import { livePublishableKeys, revokeKey, updateKey } from '../../db/queries/keys.queries.ts';
 import { unpublishLandingsWhere } from '../../db/queries/landings.queries.ts';
 import { countryProfile } from '../../domain/countries.ts';
+import { domainCovered } from '../../domain/domains.ts';
+import { currencyDecimals, fitsDecimals } from '../../domain/money.ts';
 import { normalizePhone } from '../../domain/phone.ts';
 import { AppError, fieldError, invalidState } from '../../errors.ts';
 import type { Caller } from '../caller.ts';
@@ -55,7 +57,7 @@ function phoneOf(text: string | undefined, country: string): string | null | und
   if (text === undefined) return undefined;
   if (text === '') return null;
   const phone = normalizePhone(text, country);
-  if (!phone) throw fieldError('support_phone', `support_phone is not a valid phone number for ${country}`);
+  if (!phone) throw fieldError('support_phone', `support_phone ${text} is not a valid phone number for ${country}: send another, or "" to remove it`);
   return phone.e164;
 }
 
@@ -107,7 +109,16 @@ export async function updateStore(deps: Pick<Deps, 'db' | 'clock' | 'config'>, c
     throw invalidState('The store has orders: its country and currency can no longer change', [
       { field: input.country !== undefined && input.country !== store.country ? 'country' : 'currency', message: 'fixed once the store has orders' },
     ]);
-  const phone = phoneOf(input.support_phone, input.country ?? store.country);
+  const country = input.country ?? store.country;
+  // The support phone must stay a number of the store's country: a move re-checks the current one.
+  const phone = phoneOf(input.support_phone ?? (country !== store.country && store.support_phone ? store.support_phone : undefined), country);
+  const currency = input.currency ?? store.currency;
+  if (currency !== store.currency) {
+    const decimals = currencyDecimals(currency, deps.config.wholeCurrencies);
+    const amounts = await storeAmounts(deps.db, store.id);
+    if (amounts.some((minor) => !fitsDecimals(minor, decimals)))
+      throw invalidState(`Some prices have decimals ${currency} does not take: make them whole first`, [{ field: 'currency', message: `${currency} amounts are whole` }]);
+  }
   await writeStore(deps.db, store.id, {
     ...(input.name !== undefined && { name: input.name }),
     ...(input.timezone !== undefined && { timezone: input.timezone }),
@@ -138,7 +149,9 @@ export async function archiveStore(deps: Pick<Deps, 'db' | 'clock' | 'config'>, 
 export async function addStoreDomain(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof StoreDomainInput>) {
   const store = await storeOf(deps, caller, input.store_id);
   const current = domainsOf(store);
-  if (!current.includes(input.domain)) await setStoreDomains(deps.db, store.id, [...current, input.domain], deps.clock.now().toISOString());
+  if (current.includes(input.domain)) return storeDetail(deps, store);
+  if (current.length >= MAX_STORE_DOMAINS) throw fieldError('domain', `a store allows at most ${MAX_STORE_DOMAINS} domains: remove one first`);
+  await setStoreDomains(deps.db, store.id, [...current, input.domain], deps.clock.now().toISOString());
   return reload(deps, store.id);
 }
 
@@ -149,10 +162,13 @@ export async function removeStoreDomain(deps: Pick<Deps, 'db' | 'clock' | 'confi
   if (!current.includes(input.domain)) throw new AppError('not_found', `Domain ${input.domain} not found`, [{ field: 'domain', message: 'not one of the store domains' }]);
   const now = deps.clock.now().toISOString();
   await writeTransaction(deps.db, async (tx) => {
-    await setStoreDomains(tx, store.id, current.filter((d) => d !== input.domain), now);
+    const next = current.filter((d) => d !== input.domain);
+    await setStoreDomains(tx, store.id, next, now);
+    // A key keeps only the hosts the store still allows (a host under a removed wildcard goes too).
     for (const key of await livePublishableKeys(tx, store.id, now)) {
       const listed = JSON.parse(key.allowed_domains) as string[];
-      if (listed.includes(input.domain)) await updateKey(tx, key.id, { allowed_domains: JSON.stringify(listed.filter((d) => d !== input.domain)) });
+      const kept = listed.filter((d) => domainCovered(d, next));
+      if (kept.length !== listed.length) await updateKey(tx, key.id, { allowed_domains: JSON.stringify(kept) });
     }
   });
   return reload(deps, store.id);
