@@ -35,7 +35,7 @@ export function fail(error: unknown): never {
   if (error instanceof AppError && error.expose) {
     const details = error.details?.map((d) => `  ${d.field}: ${d.message}`).join('\n');
     process.stderr.write(`error: ${error.message}${details ? `\n${details}` : ''}\n`);
-    process.exit(error.code === 'invalid_input' ? 2 : 1);
+    process.exit(error.code === 'invalid_input' || error.code === 'invalid_cursor' ? 2 : 1);
   }
   process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);

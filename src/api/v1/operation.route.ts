@@ -22,10 +22,11 @@ const header = (ctx: RequestContext, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-/** An action POST (publish, archive) may come with no body at all. */
+/** An action POST (publish, archive) may come with no body at all, with or without a content type. */
 async function bodyOf(ctx: RequestContext): Promise<Record<string, unknown>> {
   const length = header(ctx, 'content-length');
-  if (header(ctx, 'content-type') === undefined && header(ctx, 'transfer-encoding') === undefined && (length === undefined || length === '0')) {
+  const chunked = header(ctx, 'transfer-encoding') !== undefined;
+  if (length === '0' || (!chunked && length === undefined && header(ctx, 'content-type') === undefined)) {
     ctx.req.resume();
     return {};
   }
@@ -65,7 +66,8 @@ function handlerFor(op: Operation, method: Method): (ctx: RequestContext) => Pro
     const caller = await authenticate(ctx);
     if (!caller.scopes.has(op.scope)) throw new AppError('forbidden', `This key lacks the scope ${op.scope}`);
     const sent = readsBody ? await bodyOf(ctx) : queryOf(ctx, schema);
-    const raw: Record<string, unknown> = { ...sent, ...Object.fromEntries(Object.entries(ctx.params).filter(([, v]) => v !== undefined).map(([k, v]) => [k, decodeURIComponent(v!)])) };
+    // find-my-way has already decoded the path parameters.
+    const raw: Record<string, unknown> = { ...sent, ...Object.fromEntries(Object.entries(ctx.params).filter(([, v]) => v !== undefined)) };
     const idemKey = idempotencyKeyHeader(header(ctx, 'idempotency-key'));
     // An operation that takes its own idempotency_key (create_order) gets the header there.
     if (ownKey && idemKey !== undefined && raw.idempotency_key === undefined) raw.idempotency_key = idemKey;
@@ -75,7 +77,7 @@ function handlerFor(op: Operation, method: Method): (ctx: RequestContext) => Pro
     const status = op.creates ? 201 : 200;
     if (op.creates && !ownKey && idemKey !== undefined) {
       const { value, replayed } = await runIdempotent(deps, { scope: `v1:${caller.accountId}`, key: idemKey, request: [op.name, input], secret: op.revealsSecret === true }, run);
-      sendJson(ctx, status, { success: true, data: value }, replayed ? { 'Idempotent-Replayed': 'true' } : {});
+      sendJson(ctx, replayed ? 200 : status, { success: true, data: value }, replayed ? { 'Idempotent-Replayed': 'true' } : {});
       return;
     }
     const value = await run();

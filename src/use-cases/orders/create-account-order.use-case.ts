@@ -27,7 +27,7 @@ function inputField(field: string): string {
 
 function renamed(error: AppError): AppError {
   if (error.code === 'idempotency_mismatch')
-    return new AppError('conflict', 'idempotency_key was already used for a different order', [
+    return new AppError('idempotency_mismatch', 'idempotency_key was already used for a different order', [
       { field: 'idempotency_key', message: 'already used with different input; use a new key for a new order' },
     ]);
   if (!error.details?.length) return error;

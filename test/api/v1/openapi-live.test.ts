@@ -1,0 +1,178 @@
+// Live answers of every /api/v1 operation against the served /openapi.json (SPEC 4.3, seed 9): each
+// operation is called once on its happy path and on its main refusals, and every answer must be a
+// status the document lists for that operation with a body matching the documented schema.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openShop, seedShop, type Shop } from '../../helpers/fixtures.ts';
+import type { TestServer } from '../../helpers/server.ts';
+import { HTTP_METHODS } from '../../helpers/openapi.ts';
+import { buyer } from '../../mcp/mcp-kit.ts';
+import { OPEN_LIMITS, nextPhone } from '../orders/order-kit.ts';
+import { UNKNOWN_ID, V1Client, failed, ok, storesNothing, type CallOptions } from './v1-kit.ts';
+
+interface Step {
+  op: string;
+  method: string;
+  path: string;
+  options?: () => CallOptions;
+  status?: number;
+  /** Keeps ids from the answer for later steps. */
+  then?: (data: any) => void;
+}
+
+describe('the account API answers as /openapi.json documents', () => {
+  let server: TestServer;
+  let shop: Shop;
+  let v1: V1Client;
+  /** operationId → [method, path template] of every /api/v1 operation in the document. */
+  const documented = new Map<string, [string, string]>();
+
+  before(async () => {
+    ({ server, shop } = await openShop(OPEN_LIMITS));
+    await seedShop(server.deps);
+    v1 = await V1Client.open(server, shop.secretKey);
+    for (const [path, item] of Object.entries(v1.api.doc.paths))
+      if (path.startsWith('/api/v1/')) for (const method of HTTP_METHODS) if (item[method]) documented.set(item[method].operationId!, [method.toUpperCase(), path]);
+  });
+  after(() => server.close());
+
+  const ids = { store: '', product: '', landing: '', key: '', order: '' };
+
+  // One happy call per operation, in an order where each finds what it needs.
+  const steps: Step[] = [
+    { op: 'get_account', method: 'GET', path: '/api/v1/account' },
+    { op: 'list_countries', method: 'GET', path: '/api/v1/countries' },
+    { op: 'list_regions', method: 'GET', path: '/api/v1/countries/{country}/regions', options: () => ({ params: { country: 'CO' } }) },
+    { op: 'list_cities', method: 'GET', path: '/api/v1/cities', options: () => ({ query: { country: 'CO', limit: 3 } }) },
+    { op: 'canonicalize_city', method: 'GET', path: '/api/v1/cities/canonicalize', options: () => ({ query: { country: 'CO', city: 'Medellin' } }) },
+    { op: 'normalize_phone', method: 'GET', path: '/api/v1/phones/normalize', options: () => ({ query: { country: 'CO', phone: '3001234567' } }) },
+    { op: 'create_store', method: 'POST', path: '/api/v1/stores', status: 201, options: () => ({ body: { name: 'Tienda', country: 'CO' } }), then: (d) => (ids.store = d.id) },
+    { op: 'list_stores', method: 'GET', path: '/api/v1/stores', options: () => ({ query: { limit: 1 } }) },
+    { op: 'get_store', method: 'GET', path: '/api/v1/stores/{store_id}', options: () => ({ params: { store_id: ids.store } }) },
+    { op: 'update_store', method: 'PATCH', path: '/api/v1/stores/{store_id}', options: () => ({ params: { store_id: ids.store }, body: { support_phone: '3001234567' } }) },
+    { op: 'add_store_domain', method: 'POST', path: '/api/v1/stores/{store_id}/domains', options: () => ({ params: { store_id: ids.store }, body: { domain: 'shop.example.com' } }) },
+    {
+      op: 'create_product',
+      method: 'POST',
+      path: '/api/v1/products',
+      status: 201,
+      options: () => ({ body: { store_id: ids.store, name: 'Faja', status: 'active', stock: 3, packs: [{ quantity: 1, price: 90000, compare_at_price: 120000, label: 'Oferta' }] } }),
+      then: (d) => (ids.product = d.id),
+    },
+    { op: 'list_products', method: 'GET', path: '/api/v1/products', options: () => ({ query: { store_id: ids.store } }) },
+    { op: 'get_product', method: 'GET', path: '/api/v1/products/{product_id}', options: () => ({ params: { product_id: ids.product } }) },
+    { op: 'update_product', method: 'PATCH', path: '/api/v1/products/{product_id}', options: () => ({ params: { product_id: ids.product }, body: { images: [{ url: 'https://img.example.com/a.jpg' }] } }) },
+    { op: 'set_product_stock', method: 'PUT', path: '/api/v1/products/{product_id}/stock', options: () => ({ params: { product_id: ids.product }, body: { quantity: 4 } }) },
+    { op: 'set_product_packs', method: 'PUT', path: '/api/v1/products/{product_id}/packs', options: () => ({ params: { product_id: ids.product }, body: { packs: [{ quantity: 1, price: 90000 }, { quantity: 2, price: 160000, min_price: 150000 }] } }) },
+    { op: 'update_pack_prices', method: 'POST', path: '/api/v1/pack-prices', options: () => ({ body: { updates: [{ product_id: ids.product, quantity: 2, price: 165000 }] } }) },
+    { op: 'set_price_floor', method: 'PUT', path: '/api/v1/products/{product_id}/price-floor', options: () => ({ params: { product_id: ids.product }, body: { min_unit_price: 50000 } }) },
+    { op: 'quote_product_price', method: 'GET', path: '/api/v1/products/{product_id}/quote', options: () => ({ params: { product_id: ids.product }, query: { quantity: 4 } }) },
+    { op: 'duplicate_product', method: 'POST', path: '/api/v1/products/{product_id}/duplicate', status: 201, options: () => ({ params: { product_id: ids.product }, body: { name: 'Faja 2' } }) },
+    {
+      op: 'create_landing_page',
+      method: 'POST',
+      path: '/api/v1/landing-pages',
+      status: 201,
+      options: () => ({ body: { product_id: ids.product, slug: 'doc-page', sections: [{ type: 'hero', heading: 'Faja' }], theme: { font: 'mono' } } }),
+      then: (d) => (ids.landing = d.id),
+    },
+    { op: 'list_landing_pages', method: 'GET', path: '/api/v1/landing-pages', options: () => ({ query: { product_id: ids.product } }) },
+    { op: 'get_landing_page', method: 'GET', path: '/api/v1/landing-pages/{landing_page_id}', options: () => ({ params: { landing_page_id: ids.landing } }) },
+    { op: 'update_landing_page', method: 'PATCH', path: '/api/v1/landing-pages/{landing_page_id}', options: () => ({ params: { landing_page_id: ids.landing }, body: { seo_title: 'Faja' } }) },
+    {
+      op: 'set_landing_sections',
+      method: 'PUT',
+      path: '/api/v1/landing-pages/{landing_page_id}/sections',
+      options: () => ({ params: { landing_page_id: ids.landing }, body: { sections: [{ type: 'benefits', items: [{ title: 'Cómoda' }] }] } }),
+    },
+    { op: 'publish_landing_page', method: 'POST', path: '/api/v1/landing-pages/{landing_page_id}/publish', options: () => ({ params: { landing_page_id: ids.landing } }) },
+    {
+      op: 'create_order',
+      method: 'POST',
+      path: '/api/v1/orders',
+      status: 201,
+      options: () => ({ body: { store_id: ids.store, product_id: ids.product, buyer: buyer({ telefono: nextPhone() }), idempotency_key: 'doc-1' } }),
+      then: (d) => (ids.order = d.id),
+    },
+    { op: 'list_orders', method: 'GET', path: '/api/v1/orders', options: () => ({ query: { store_id: ids.store, status: ['pending'] } }) },
+    { op: 'get_order', method: 'GET', path: '/api/v1/orders/{order_id}', options: () => ({ params: { order_id: ids.order } }) },
+    { op: 'list_price_floor_violations', method: 'GET', path: '/api/v1/price-floor-violations', options: () => ({ query: { store_id: ids.store } }) },
+    { op: 'unpublish_landing_page', method: 'POST', path: '/api/v1/landing-pages/{landing_page_id}/unpublish', options: () => ({ params: { landing_page_id: ids.landing } }) },
+    { op: 'delete_landing_page', method: 'DELETE', path: '/api/v1/landing-pages/{landing_page_id}', options: () => ({ params: { landing_page_id: ids.landing } }) },
+    { op: 'archive_product', method: 'POST', path: '/api/v1/products/{product_id}/archive', options: () => ({ params: { product_id: ids.product } }) },
+    { op: 'create_publishable_key', method: 'POST', path: '/api/v1/keys/publishable', status: 201, options: () => ({ body: { store_id: ids.store, mode: 'test' } }), then: (d) => (ids.key = d.id) },
+    { op: 'create_secret_key', method: 'POST', path: '/api/v1/keys/secret', status: 201, options: () => ({ body: { store_id: ids.store } }) },
+    { op: 'list_api_keys', method: 'GET', path: '/api/v1/keys', options: () => ({ query: { store_id: ids.store, include_revoked: true } }) },
+    { op: 'update_api_key', method: 'PATCH', path: '/api/v1/keys/{key_id}', options: () => ({ params: { key_id: ids.key }, body: { allowed_domains: ['shop.example.com'] } }) },
+    { op: 'revoke_api_key', method: 'POST', path: '/api/v1/keys/{key_id}/revoke', options: () => ({ params: { key_id: ids.key } }) },
+    { op: 'remove_store_domain', method: 'DELETE', path: '/api/v1/stores/{store_id}/domains/{domain}', options: () => ({ params: { store_id: ids.store, domain: 'shop.example.com' } }) },
+    { op: 'archive_store', method: 'POST', path: '/api/v1/stores/{store_id}/archive', options: () => ({ params: { store_id: ids.store }, body: { reason: 'fin' } }) },
+  ];
+
+  test('the steps below name every /api/v1 operation of the document exactly once, by its method and path', () => {
+    assert.deepEqual(steps.map((s) => s.op).sort(), [...documented.keys()].sort());
+    for (const s of steps) assert.deepEqual(documented.get(s.op), [s.method, s.path], s.op);
+  });
+
+  for (const step of steps)
+    test(`${step.method} ${step.path} (${step.op}) answers ${step.status ?? 200} with the documented response schema`, async () => {
+      const data = ok(await v1.call(step.method, step.path, step.options?.()), step.status ?? 200);
+      step.then?.(data);
+    });
+
+  test('every /api/v1 operation without a credential answers the documented 401 and stores nothing', async () => {
+    for (const [method, path] of documented.values()) {
+      const params = Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, m[1] === 'country' ? 'CO' : m[1] === 'domain' ? 'shop.example.com' : UNKNOWN_ID]));
+      const answer = await storesNothing(server.deps, () => v1.call(method, path, { key: null, params, ...(method !== 'GET' && method !== 'DELETE' && { body: {} }) }));
+      failed(answer, 401, []);
+    }
+  });
+
+  test('every /api/v1 operation with an id in its path answers the documented 404 for an unknown id and stores nothing', async () => {
+    const bodies: Record<string, unknown> = {
+      update_store: { name: 'x' },
+      add_store_domain: { domain: 'a.example.com' },
+      update_product: { name: 'x' },
+      set_product_stock: { quantity: 1 },
+      set_product_packs: { packs: [{ quantity: 1, price: 1 }] },
+      set_price_floor: { min_unit_price: 1 },
+      update_landing_page: { title: 'x' },
+      set_landing_sections: { sections: [{ type: 'text' }] },
+      update_api_key: { label: 'x' },
+    };
+    const queries: Record<string, Record<string, number>> = { quote_product_price: { quantity: 1 } };
+    let checked = 0;
+    for (const [op, [method, path]] of documented) {
+      const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => n.endsWith('_id'));
+      if (names.length === 0) continue;
+      const params = Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, m[1] === 'domain' ? 'shop.example.com' : UNKNOWN_ID]));
+      const body = method === 'GET' || method === 'DELETE' ? {} : { body: bodies[op] ?? {} };
+      const answer = await storesNothing(server.deps, () => v1.call(method, path, { params, ...body, ...(queries[op] && { query: queries[op] }) }));
+      failed(answer, 404);
+      checked++;
+    }
+    assert.ok(checked >= 20, `${checked} operations with an id`);
+  });
+
+  test('every /api/v1 operation with a JSON body answers the documented 415 for a text/plain body and stores nothing', async () => {
+    let checked = 0;
+    for (const [method, path] of documented.values()) {
+      if (method === 'GET' || method === 'DELETE') continue;
+      const params = Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, shop.storeId]));
+      const answer = await storesNothing(server.deps, () => v1.call(method, path, { params, raw: '{}', headers: { 'content-type': 'text/plain' } }));
+      failed(answer, 415);
+      checked++;
+    }
+    assert.ok(checked >= 20);
+  });
+
+  test('every /api/v1 operation answers the documented 400 with details for a field it does not define, and stores nothing', async () => {
+    for (const [method, path] of documented.values()) {
+      const params = Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, m[1] === 'country' ? 'CO' : m[1] === 'domain' ? 'shop.example.com' : shop.storeId]));
+      const extra = method === 'GET' || method === 'DELETE' ? { query: { zzz_unknown: 1 } } : { body: { zzz_unknown: 1 } };
+      const answer = await storesNothing(server.deps, () => v1.call(method, path, { params, ...extra }));
+      const body = failed(answer, 400);
+      assert.ok(body.details?.some((d) => d.field === 'zzz_unknown'), `${method} ${path}: ${answer.text}`);
+    }
+  });
+});
