@@ -100,9 +100,10 @@ describe('an assistant holding a token granted only products:read', () => {
     assert.equal((await landingRow(server.deps, shop.landingId)).published, 1);
   });
 
-  test('the reads of the other areas are 403 too: orders, stores, keys and landing pages', async () => {
+  test('the reads of the other areas are 403 too: orders and their stats, stores, keys and landing pages', async () => {
     const reads: Record<string, Record<string, unknown>> = {
       list_orders: {},
+      get_account_stats: { from: '2026-01-01', to: '2026-01-31' },
       get_order: { order_id: '00000000-0000-4000-8000-000000000000' },
       list_stores: {},
       get_store: { store_id: shop.storeId },

@@ -15,6 +15,7 @@ const R = true;
 const _ = false;
 const CATALOG: [string, string, boolean, boolean, boolean, boolean][] = [
   ['get_account', 'mcp:invoke', R, _, R, _],
+  ['get_account_stats', 'orders:read', R, _, R, _],
   ['list_orders', 'orders:read', R, _, R, _],
   ['get_order', 'orders:read', R, _, R, _],
   ['create_order', 'orders:create', _, _, R, _],

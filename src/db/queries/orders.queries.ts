@@ -152,3 +152,17 @@ export const listAccountOrders = (db: Db, f: AccountOrderFilter) => {
 /** Orders keep their record when the landing page that took them is deleted; only the link goes. */
 export const detachOrdersFromLanding = (tx: Tx, landingId: string) =>
   tx.updateTable('orders').set({ landing_page_id: null }).where('landing_page_id', '=', landingId).executeTakeFirst();
+
+/** Live orders of some stores created in a UTC window, with their push job's state (account stats). */
+export const liveOrdersForStats = (db: Db, storeIds: readonly string[], from: string, to: string) =>
+  storeIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('orders')
+        .leftJoin('fulfillment_jobs', 'fulfillment_jobs.order_id', 'orders.id')
+        .select(['orders.store_id', 'orders.status', 'orders.total_price_minor', 'orders.currency', 'orders.created_at', 'fulfillment_jobs.state as job'])
+        .where('orders.store_id', 'in', storeIds)
+        .where('orders.sandbox', '=', 0)
+        .where('orders.created_at', '>=', from)
+        .where('orders.created_at', '<', to)
+        .execute();

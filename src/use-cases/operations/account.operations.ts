@@ -1,5 +1,6 @@
 // Account & meta (MCP-TOOLS.md §6.1 row 1).
 import { AccountOverview, GetAccountSchema, getAccountOverview } from '../accounts/account-overview.use-case.ts';
+import { AccountStats, GetAccountStatsInput, getAccountStats } from '../orders/account-stats.use-case.ts';
 import { READ_ONLY, defineOperation } from './operation.ts';
 
 export const accountOperations = [
@@ -15,5 +16,19 @@ export const accountOperations = [
     http: 'GET /account',
     cli: 'account get',
     run: (deps, caller) => getAccountOverview(deps, caller),
+  }),
+  defineOperation({
+    name: 'get_account_stats',
+    title: 'Get account stats',
+    description:
+      "Order KPIs for a period (days in each store's timezone): counts by status and push state, cash-on-delivery value by currency, confirmation, delivery and return rates, for one store or all, optionally per day or per store. Live orders only. Scope: orders:read.",
+    scope: 'orders:read',
+    annotations: READ_ONLY,
+    input: GetAccountStatsInput,
+    output: AccountStats,
+    hints: { not_found: 'store_id must be a store id from get_account or list_stores.' },
+    http: 'GET /account/stats',
+    cli: 'account stats',
+    run: getAccountStats,
   }),
 ];

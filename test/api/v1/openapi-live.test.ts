@@ -96,6 +96,7 @@ describe('the account API answers as /openapi.json documents', () => {
     },
     { op: 'list_orders', method: 'GET', path: '/api/v1/orders', options: () => ({ query: { store_id: ids.store, status: ['pending'] } }) },
     { op: 'get_order', method: 'GET', path: '/api/v1/orders/{order_id}', options: () => ({ params: { order_id: ids.order } }) },
+    { op: 'get_account_stats', method: 'GET', path: '/api/v1/account/stats', options: () => ({ query: { from: '2020-01-01', to: '2020-12-31', group_by: 'day' } }) },
     { op: 'list_price_floor_violations', method: 'GET', path: '/api/v1/price-floor-violations', options: () => ({ query: { store_id: ids.store } }) },
     { op: 'unpublish_landing_page', method: 'POST', path: '/api/v1/landing-pages/{landing_page_id}/unpublish', options: () => ({ params: { landing_page_id: ids.landing } }) },
     { op: 'delete_landing_page', method: 'DELETE', path: '/api/v1/landing-pages/{landing_page_id}', options: () => ({ params: { landing_page_id: ids.landing } }) },
