@@ -1,6 +1,7 @@
 // The sign-in, consent and error pages (OAUTH.md decisions 7, 16): plain server-rendered HTML
 // forms that any HTTP client can drive, readable on a phone, in Spanish or English.
 import { GRANTABLE_SCOPES } from '../../domain/oauth/scopes.ts';
+import { html, trusted, type Html } from '../../pages/html.ts';
 
 export type Lang = 'es' | 'en';
 
@@ -83,10 +84,7 @@ export function pickLang(uiLocales: string | null, acceptLanguage: string | unde
   return ranked[0]?.tag.startsWith('en') ? 'en' : 'es';
 }
 
-export const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-const STYLE = `body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f4f5f7;color:#1d2330}
+const STYLE = trusted(`body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f4f5f7;color:#1d2330}
 main{max-width:26rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 4px #0002}
 h1{font-size:1.35rem;margin:0 0 .75rem}label{display:block;margin:.75rem 0 .25rem;font-weight:600}
 input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.7rem;font-size:1rem;border:1px solid #b8bfcc;border-radius:8px}
@@ -95,13 +93,13 @@ button{font-size:1rem;padding:.75rem 1.1rem;border-radius:8px;border:0;margin-to
 .scope{display:flex;gap:.6rem;align-items:flex-start;margin:.5rem 0;font-weight:400}.scope input{margin-top:.3rem;width:1.2rem;height:1.2rem}
 .error{background:#fdecec;color:#8a1c1c;padding:.6rem .8rem;border-radius:8px}.warn{background:#fff6e0;padding:.6rem .8rem;border-radius:8px}
 .muted{color:#5b6475;font-size:.9rem}code{font-size:.85rem}.row{display:flex;gap:.75rem;flex-wrap:wrap}
-@media (max-width:30rem){main{margin:0;border-radius:0;min-height:100vh}}`;
+@media (max-width:30rem){main{margin:0;border-radius:0;min-height:100vh}}`);
 
-function layout(lang: Lang, title: string, body: string): string {
-  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)} · codrail</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+function layout(lang: Lang, title: string, body: Html): string {
+  return html`<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${title} · codrail</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`.value;
 }
 
-const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+const hidden = (name: string, value: string) => html`<input type="hidden" name="${name}" value="${value}">`;
 
 export interface FormContext {
   lang: Lang;
@@ -117,8 +115,8 @@ export function signInPage(f: FormContext, problem?: 'wrong' | 'tooMany'): strin
   return layout(
     f.lang,
     t.signInTitle,
-    `<h1>${t.signInTitle}</h1><p>${escapeHtml(t.signInLead(f.clientName))}</p>${problem ? `<p class="error" role="alert">${t[problem]}</p>` : ''}
-<form method="post" action="${escapeHtml(f.action)}">${hidden('csrf', f.csrf)}${hidden('request', f.request)}${hidden('step', 'signin')}
+    html`<h1>${t.signInTitle}</h1><p>${t.signInLead(f.clientName)}</p>${problem && html`<p class="error" role="alert">${t[problem]}</p>`}
+<form method="post" action="${f.action}">${hidden('csrf', f.csrf)}${hidden('request', f.request)}${hidden('step', 'signin')}
 <label for="email">${t.email}</label><input id="email" type="email" name="email" autocomplete="username" required>
 <label for="password">${t.password}</label><input id="password" type="password" name="password" autocomplete="current-password" required>
 <button class="primary" type="submit">${t.signIn}</button></form>`,
@@ -130,22 +128,21 @@ export function consentPage(f: FormContext, c: { email: string; redirectUri: str
   const host = new URL(c.redirectUri).host || c.redirectUri;
   const boxes = c.scopes
     .filter((s) => s !== 'mcp:invoke' && GRANTABLE_SCOPES.includes(s as never))
-    .map((s) => `<label class="scope"><input type="checkbox" name="grant" value="${escapeHtml(s)}" checked><span>${escapeHtml(SCOPE_TEXT[s]?.[f.lang] ?? s)} <code>${escapeHtml(s)}</code></span></label>`)
-    .join('');
+    .map((s) => html`<label class="scope"><input type="checkbox" name="grant" value="${s}" checked><span>${SCOPE_TEXT[s]?.[f.lang] ?? s} <code>${s}</code></span></label>`);
   return layout(
     f.lang,
     t.consentTitle,
-    `<h1>${t.consentTitle}</h1><p>${escapeHtml(t.consentLead(f.clientName))}</p>
-<p class="muted">${t.redirect} <strong>${escapeHtml(host)}</strong></p>${c.loopback ? `<p class="warn">${t.loopback}</p>` : ''}
-<form method="post" action="${escapeHtml(f.action)}">${hidden('csrf', f.csrf)}${hidden('request', f.request)}${hidden('step', 'consent')}
+    html`<h1>${t.consentTitle}</h1><p>${t.consentLead(f.clientName)}</p>
+<p class="muted">${t.redirect} <strong>${host}</strong></p>${c.loopback && html`<p class="warn">${t.loopback}</p>`}
+<form method="post" action="${f.action}">${hidden('csrf', f.csrf)}${hidden('request', f.request)}${hidden('step', 'consent')}
 <p>${t.scopesLead}</p>${boxes}<p class="muted">${t.always}</p>
 <div class="row"><button class="primary" type="submit" name="decision" value="allow">${t.allow}</button><button class="secondary" type="submit" name="decision" value="deny">${t.deny}</button></div></form>
-<form method="post" action="${escapeHtml(f.action)}">${hidden('csrf', f.csrf)}${hidden('request', f.request)}${hidden('step', 'signout')}
-<p class="muted">${t.signedInAs} ${escapeHtml(c.email)} · <button class="link" type="submit">${t.other}</button></p></form>`,
+<form method="post" action="${f.action}">${hidden('csrf', f.csrf)}${hidden('request', f.request)}${hidden('step', 'signout')}
+<p class="muted">${t.signedInAs} ${c.email} · <button class="link" type="submit">${t.other}</button></p></form>`,
   );
 }
 
 export function errorPage(lang: Lang, problem: 'unknownClient' | 'badRedirect' | 'csrf'): string {
   const t = TEXT[lang];
-  return layout(lang, t.errorTitle, `<h1>${t.errorTitle}</h1><p class="error" role="alert">${t[problem]}</p>`);
+  return layout(lang, t.errorTitle, html`<h1>${t.errorTitle}</h1><p class="error" role="alert">${t[problem]}</p>`);
 }
