@@ -168,3 +168,12 @@ export const KEY_LABEL_MAX = 100;
 export const FLOOR_VIOLATION_DAYS = { default: 30, max: 365 } as const;
 /** A key's last_used_at is written at most this often (one write per minute per key, not per request). */
 export const KEY_TOUCH_INTERVAL_MS = 60_000;
+
+/** The buyer's side (issue 11): seconds browsers may reuse a landing page, checkout.js and a checkout product read before revalidating (ETag). */
+export const LANDING_MAX_AGE_S = 60;
+export const CHECKOUT_SCRIPT_MAX_AGE_S = 300;
+export const CHECKOUT_PRODUCT_MAX_AGE_S = 60;
+/** Landing pages kept rendered and compressed in memory, by version. */
+export const LANDING_CACHE_ENTRIES = 200;
+/** The no-script form post of a landing page. */
+export const LANDING_FORM_MAX_BYTES = 16 * 1024;

@@ -260,6 +260,9 @@ const NAME_EXCEPTIONS = new Set(['index.ts', 'app.ts', 'config.ts', 'limits.ts',
 const KEBAB_SEGMENT = '[a-z0-9]+(?:-[a-z0-9]+)*';
 const KEBAB_FILE = new RegExp(`^${KEBAB_SEGMENT}(?:\\.${KEBAB_SEGMENT})*\\.(?:ts|tsx)$`);
 const KEBAB_DIR = new RegExp(`^${KEBAB_SEGMENT}$`);
+/** The browser's own files (served as they are, no build step) live in src/pages/assets. */
+const ASSET_FILE = new RegExp(`^${KEBAB_SEGMENT}\\.(?:js|css)$`);
+const isAsset = (abs: string) => rel(abs).startsWith('src/pages/assets/');
 
 test('every file and folder name under src/ is kebab-case', () => {
   const bad: string[] = [];
@@ -267,7 +270,7 @@ test('every file and folder name under src/ is kebab-case', () => {
     const name = abs.slice(abs.lastIndexOf(sep) + 1);
     if (statSync(abs).isDirectory()) {
       if (!KEBAB_DIR.test(name)) bad.push(`${rel(abs)}/`);
-    } else if (!NAME_EXCEPTIONS.has(name) && !KEBAB_FILE.test(name)) bad.push(rel(abs));
+    } else if (!NAME_EXCEPTIONS.has(name) && !KEBAB_FILE.test(name) && !(isAsset(abs) && ASSET_FILE.test(name))) bad.push(rel(abs));
   }
   assert.deepEqual(bad, []);
 });

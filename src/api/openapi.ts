@@ -6,7 +6,7 @@ import { operationPaths } from './v1/operation-openapi.ts';
 import { CreateOrderInputSchema } from '../use-cases/orders/create-order.schema.ts';
 import { CreateOrderSuccessSchema } from '../use-cases/orders/order-view.ts';
 import { CitiesResponseSchema, ErrorResponseSchema, HealthResponseSchema, ReadyResponseSchema } from './schemas.ts';
-import { CITIES_MAX_AGE_S, MAX_BODY_BYTES } from '../limits.ts';
+import { CHECKOUT_PRODUCT_MAX_AGE_S, CITIES_MAX_AGE_S, LANDING_MAX_AGE_S, MAX_BODY_BYTES } from '../limits.ts';
 import { WebhookEventSchema } from '../use-cases/fulfillment/webhook.use-case.ts';
 
 type Json = Record<string, unknown>;
@@ -122,6 +122,59 @@ export function buildOpenApi(baseUrl: string): Json {
         },
       },
       ...account.paths,
+      '/l/{slug}': {
+        get: {
+          operationId: 'landingPage',
+          summary: 'A published landing page (HTML)',
+          description: `Server-rendered page with the product, its packs and the cash-on-delivery form; an unknown or unpublished slug answers a 404 HTML page. Cache-Control public, max-age ${LANDING_MAX_AGE_S}; strong ETag per version (304); gzip/br.`,
+          security: [],
+          parameters: [{ name: 'slug', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } }, '304': { description: 'Not modified.' }, '404': { description: 'No such published page (HTML).', content: { 'text/html': { schema: { type: 'string' } } } } },
+        },
+        post: {
+          operationId: 'landingFormOrder',
+          summary: 'The page’s form posted without script',
+          description: 'application/x-www-form-urlencoded: the order fields and `pack`; priced from the pack. Answers the confirmation page, or the form again with its errors (400, 429 with Retry-After).',
+          security: [],
+          parameters: [{ name: 'slug', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', additionalProperties: { type: 'string' } } } } },
+          responses: {
+            '200': { description: 'The confirmation page.', content: { 'text/html': { schema: { type: 'string' } } } },
+            '400': { description: 'The form with the reasons under its fields.', content: { 'text/html': { schema: { type: 'string' } } } },
+            '404': { description: 'No such published page.', content: { 'text/html': { schema: { type: 'string' } } } },
+            '429': { description: 'Too many orders from this address: the form with a message.', content: { 'text/html': { schema: { type: 'string' } } } },
+          },
+        },
+      },
+      '/checkout.js': {
+        get: {
+          operationId: 'checkoutScript',
+          summary: 'The embeddable checkout script',
+          description: 'Enhances a landing page’s form, and renders the order form into `<div data-codrail-checkout data-key data-store data-product>` on a merchant’s site (mode 2).',
+          security: [],
+          responses: { '200': { description: 'JavaScript.', content: { 'text/javascript': { schema: { type: 'string' } } } }, '304': { description: 'Not modified.' } },
+        },
+      },
+      '/api/checkout/products/{product_id}': {
+        get: {
+          operationId: 'checkoutProduct',
+          summary: 'A product’s packs and prices, and its order form, for a publishable key',
+          description: `The key's store, product and origin rules apply (403 otherwise); CORS reflects the allowed origin. Cache-Control public, max-age ${CHECKOUT_PRODUCT_MAX_AGE_S}.`,
+          security: [{ publishableKey: [] }],
+          parameters: [
+            { name: 'product_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+            { name: 'store_id', in: 'query', required: true, schema: { type: 'string', format: 'uuid' } },
+          ],
+          responses: {
+            '200': { description: 'The product as the checkout shows it.', content: json({ type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data: { type: 'object' } } }) },
+            '400': error('store_id or product_id is not a UUID.'),
+            '401': error('Missing, unknown, revoked or secret key.'),
+            '403': error('The key may not sell this product from this origin.'),
+            '404': error('No such active product with packs in the store.'),
+          },
+        },
+        options: { operationId: 'checkoutProductPreflight', summary: 'CORS preflight', security: [], responses: { '204': { description: 'Preflight answer.' } } },
+      },
       '/openapi.json': {
         get: { operationId: 'openapi', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.0.3 document.', content: json({ type: 'object' }) } } },
       },

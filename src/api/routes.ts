@@ -7,6 +7,8 @@ import { healthzRoute, readyzRoute } from './health.route.ts';
 import { openApiRoute } from './openapi.route.ts';
 import { webhookRoute } from './fulfillment/webhook.route.ts';
 import { operationRoutes } from './v1/operation.route.ts';
+import { landingOrderRoute, landingRoute } from './landings/landing.route.ts';
+import { checkoutProductRoute, checkoutScriptRoute } from './landings/checkout.route.ts';
 import { OPERATIONS } from '../use-cases/operations/index.ts';
 
 export const routes: readonly Route[] = [
@@ -18,6 +20,12 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/readyz', handler: readyzRoute },
   { method: 'GET', path: '/openapi.json', handler: openApiRoute },
   { method: 'POST', path: '/api/fulfillment/webhook', handler: webhookRoute },
+  // The buyer's side: landing pages (mode 1, with a no-script form post) and the embedded checkout (mode 2).
+  { method: 'GET', path: '/l/:slug', handler: landingRoute },
+  { method: 'POST', path: '/l/:slug', handler: landingOrderRoute },
+  { method: 'GET', path: '/checkout.js', handler: checkoutScriptRoute },
+  { method: 'GET', path: '/api/checkout/products/:product_id', handler: checkoutProductRoute },
+  { method: 'OPTIONS', path: '/api/checkout/products/:product_id', handler: preflight('GET, OPTIONS', 'x-svc-api-key') },
   // The account API: one route per account operation (src/use-cases/operations).
   ...operationRoutes(OPERATIONS),
 ];

@@ -33,3 +33,10 @@ export function sendError(ctx: RequestContext, error: unknown): void {
   ctx.log.error({ err: error }, 'unhandled error');
   sendJson(ctx, 500, { success: false, error: 'Internal server error' });
 }
+
+/** An HTML page (or any text asset) with its own headers; the request's headers go on first. */
+export function sendBody(ctx: RequestContext, status: number, body: string | Buffer, headers: Record<string, string>): void {
+  const payload = typeof body === 'string' ? Buffer.from(body) : body;
+  ctx.res.writeHead(status, { ...ctx.headers, ...headers, 'Content-Length': payload.length });
+  ctx.res.end(ctx.req.method === 'HEAD' ? undefined : payload);
+}

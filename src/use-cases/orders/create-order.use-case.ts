@@ -28,7 +28,8 @@ import { storeMoney } from '../stores/store-money.ts';
 import { checkOrderPrice } from '../../domain/pricing.ts';
 import { botReason } from '../../domain/anti-bot.ts';
 import { stableJson } from '../../domain/stable-json.ts';
-import { domainCovered, hostAllowed, requestHost } from '../../domain/domains.ts';
+import { requestHost } from '../../domain/domains.ts';
+import { publishableAccess } from '../keys/checkout-access.ts';
 import type { CityDecision } from '../../domain/cities/matcher.ts';
 import { parseWith } from '../validate.ts';
 import { CreateOrderInputSchema, type CreateOrderInput } from './create-order.schema.ts';
@@ -138,17 +139,7 @@ async function resolveCaller(deps: Deps, req: OrderRequest, trace: OrderTrace): 
     if (!store || store.account_id !== key.account_id) throw forbidden('This key cannot create orders for this store');
     return { ...base, store };
   }
-  if (key.store_id !== storeId) throw forbidden('This key cannot create orders for this store');
-  const allowedProducts = JSON.parse(key.allowed_products) as string[];
-  if (allowedProducts.length > 0 && !allowedProducts.includes(productId)) throw forbidden('This key cannot create orders for this product');
-  const store = await activeStore(deps, storeId);
-  if (!store) throw forbidden('This key cannot create orders for this store');
-  // A key follows its store's domains, or has its own list, which may be empty (a domain the store
-  // removed leaves the key working nowhere rather than everywhere the store works).
-  const storeDomains = JSON.parse(store.allowed_domains) as string[];
-  const domains = key.inherit_domains === 1 ? storeDomains : (JSON.parse(key.allowed_domains) as string[]).filter((d) => domainCovered(d, storeDomains));
-  const host = requestHost(req.origin, req.referer);
-  if (!host || !hostAllowed(host, domains, key.env === 'test')) throw forbidden('Origin not allowed for this key');
+  const store = await publishableAccess(deps, key, { storeId, productId, origin: req.origin, referer: req.referer });
   if (req.origin) trace.corsOrigin = req.origin;
   return { ...base, store };
 }
