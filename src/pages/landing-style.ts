@@ -20,5 +20,6 @@ input:focus,select:focus{outline:3px solid color-mix(in srgb,var(--primary) 35%,
 .total{display:flex;justify-content:space-between;font-size:1.1rem;margin:1rem 0 .5rem;font-weight:700}
 button{width:100%;font:inherit;font-weight:700;font-size:1.1rem;padding:.95rem;border:0;border-radius:12px;background:var(--primary);color:#fff;cursor:pointer;min-height:3.2rem}
 button[disabled]{opacity:.6}.cr-hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+a.cta{display:block;text-align:center;background:var(--primary);color:#fff;padding:.9rem;border-radius:12px;font-weight:700;text-decoration:none}
 .done{text-align:center;padding:2rem 1rem}.done .number{font-size:2rem;font-weight:800;color:var(--primary)}.muted{color:var(--muted)}
 @media (min-width:48rem){body{padding:2rem 0}main{border-radius:16px;min-height:0;box-shadow:0 2px 12px #0001;overflow:hidden}}`;

@@ -40,7 +40,7 @@ function section(s: PublicLanding['sections'][number], page: PublicLanding): Htm
     case 'gallery':
       return html`<section>${heading}<div class="gallery">${[...(s.image_url ? [{ url: s.image_url, alt: s.heading }] : []), ...page.product.images].map((img) => html`<img src="${img.url}" alt="${img.alt ?? page.product.name}" loading="lazy">`)}</div></section>`;
     case 'cta':
-      return html`<section>${heading}${paragraphs(s.body)}<p><a href="#pedido">${TEXT.submit}</a></p></section>`;
+      return html`<section>${heading}${paragraphs(s.body)}<p><a class="cta" href="#pedido">${TEXT.submit}</a></p></section>`;
     default:
       return html`<section>${heading}${paragraphs(s.body)}${image}</section>`;
   }
@@ -82,6 +82,7 @@ export const clientText = (page: Pick<PublicProduct, 'regionLabel'>) => ({
   received: TEXT.received,
   orderNumber: TEXT.orderNumber,
   contact: TEXT.contact,
+  payOnDelivery: TEXT.payOnDelivery('{total}'),
 });
 
 export function landingPage(page: PublicLanding, state: FormState = {}): RenderedPage {

@@ -124,7 +124,7 @@
     number.setAttribute('data-order-number', '');
     number.textContent = prefix + data.order_number;
     var pay = document.createElement('p');
-    pay.textContent = total;
+    pay.textContent = text.payOnDelivery.replace('{total}', total);
     var contact = document.createElement('p');
     contact.className = 'muted';
     contact.textContent = text.contact;
@@ -237,7 +237,7 @@
     var radios = form.querySelectorAll('input[name=pack]');
     var packs = [];
     for (var i = 0; i < radios.length; i++)
-      packs.push({ code: radios[i].value, price: Number(radios[i].getAttribute('data-price')), priceText: radios[i].getAttribute('data-total') });
+      packs.push({ code: radios[i].value, price: Number(radios[i].getAttribute('data-price')), priceText: radios[i].getAttribute('data-price-text') });
     return packs;
   }
 
