@@ -75,6 +75,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
     out.push(
       '',
       `demo store ${demo.store.id} (${demo.store.country}, ${demo.store.currency}), product ${demo.product.id}, landing ${demo.landing.id}`,
+      `open the demo landing page (a buyer's view): ${demo.landing.url}`,
       `demo test key (sandbox, shown once; a new one each start): ${demo.key.key}`,
       'place a first order:',
       `  ${demo.curl}`,

@@ -5,16 +5,10 @@
 import { ORDER_FIELD_LIMITS as L } from '../limits.ts';
 import { html, type Html } from './html.ts';
 import { TEXT } from './page-text.ts';
+import type { PublicPack } from '../use-cases/landings/public-landing.use-case.ts';
 
-export interface FormPack {
-  code: string;
-  quantity: number;
-  price: number;
-  priceText: string;
-  compareAtText: string | null;
-  label: string | null;
-  isDefault: boolean;
-}
+/** A pack as the form offers it: the buyer-facing pack of the use-case. */
+export type FormPack = PublicPack;
 
 export interface FormModel {
   action: string;

@@ -56,7 +56,7 @@ describe('the embedded checkout on a merchant page in Chromium', () => {
     const form = page.locator('[data-codrail-checkout] form');
     await form.waitFor();
     const button = form.getByRole('button', { name: /Pedir ahora/ });
-    assert.notEqual(await button.evaluate((b) => getComputedStyle(b).backgroundColor), 'rgb(255, 0, 0)', 'the host page style does not reach the form');
+    assert.notEqual(await button.evaluate((b) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(b).backgroundColor), 'rgb(255, 0, 0)', 'the host page style does not reach the form');
     assert.equal(await form.locator('input[name=pack]:checked').inputValue(), '2x');
     await form.getByLabel('Nombre completo').fill('María López');
     await form.getByLabel('Teléfono celular').fill('5512345678');

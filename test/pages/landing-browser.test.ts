@@ -163,6 +163,29 @@ describe('the demo landing page in Chromium', () => {
     await page.close();
   });
 
+  test('a 429 shows how long to wait, keeps the button off for Retry-After seconds, and the next try goes through', async () => {
+    const page = await browser.newPage({ viewport: PHONE });
+    await page.goto(url);
+    let limited = true;
+    await page.route('**/api/orders/create', async (route) => {
+      if (limited) {
+        limited = false;
+        await route.fulfill({ status: 429, headers: { 'retry-after': '2', 'content-type': 'application/json' }, body: JSON.stringify({ success: false, error: 'Too many requests, retry later' }) });
+      } else await route.continue();
+    });
+    const telefono = phone();
+    await fill(page, telefono);
+    const button = page.getByRole('button', { name: /Pedir ahora/ });
+    await button.click();
+    await page.locator('[data-banner]').filter({ hasText: 'Espera 2 segundos' }).waitFor();
+    assert.equal(await button.isDisabled(), true);
+    await page.waitForFunction(() => !(globalThis as unknown as { document: { querySelector(s: string): { disabled: boolean } } }).document.querySelector('button[type=submit]').disabled, undefined, { timeout: 5000 });
+    await button.click();
+    await page.locator('[data-order-number]').waitFor();
+    assert.equal((await ordersOf(telefono)).length, 1);
+    await page.close();
+  });
+
   test('with JavaScript off the plain form posts and answers the confirmation with the order number', async () => {
     const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
     const page = await context.newPage();
@@ -192,7 +215,7 @@ describe('the demo landing page in Chromium', () => {
     await page.goto(url);
     await page.getByLabel('Nombre completo').fill('Luis Pérez');
     await page.getByLabel('Teléfono celular').fill('12');
-    await page.getByRole('button', { name: /Pedir ahora/ }).evaluate((b) => (b as HTMLButtonElement).form!.setAttribute('novalidate', ''));
+    await page.getByRole('button', { name: /Pedir ahora/ }).evaluate((b) => (b as unknown as { form: { setAttribute(name: string, value: string): void } }).form.setAttribute('novalidate', ''));
     await page.getByRole('button', { name: /Pedir ahora/ }).click();
     await page.locator('#e-telefono').filter({ hasText: /número de celular/ }).waitFor();
     assert.equal(await page.getByLabel('Nombre completo').inputValue(), 'Luis Pérez');
@@ -207,7 +230,7 @@ describe('the demo landing page in Chromium', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'landing-desktop.png'), fullPage: true });
     await page.addScriptTag({ content: AXE });
     const violations = (await page.evaluate(async () => {
-      const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run();
+      const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run();
       return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
     })) as { id: string; impact: string }[];
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
