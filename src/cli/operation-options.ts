@@ -87,4 +87,5 @@ export const OPERATION_GROUPS: Readonly<Record<string, string>> = {
   landings: 'landing pages: sections, SEO, theme, publish (public page /l/<slug>)',
   keys: 'API keys: publishable (checkouts) and secret (server to server)',
   geo: 'countries, regions, cities, city canonicalization, phone numbers',
+  orders: 'orders: list, show, search, resolve-city, set-status, update-buyer, note, events',
 };

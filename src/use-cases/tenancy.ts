@@ -8,6 +8,7 @@ import { findStore } from '../db/queries/stores.queries.ts';
 import { findProduct } from '../db/queries/products.queries.ts';
 import { findLanding } from '../db/queries/landings.queries.ts';
 import { findKey } from '../db/queries/keys.queries.ts';
+import { findOrder, type OrderRow } from '../db/queries/orders.queries.ts';
 import { AppError } from '../errors.ts';
 import { sees, type Caller } from './caller.ts';
 
@@ -44,4 +45,11 @@ export async function keyOf(deps: Pick<Deps, 'db'>, caller: Caller, id: string, 
   const key = await findKey(deps.db, lower(id));
   if (!key || !sees(caller, key.account_id)) throw notFoundIn(field, 'Key');
   return key;
+}
+
+export async function orderOf(deps: Pick<Deps, 'db'>, caller: Caller, id: string, field = 'order_id'): Promise<{ order: OrderRow; store: StoreRow }> {
+  const order = await findOrder(deps.db, lower(id));
+  const store = order && (await findStore(deps.db, order.store_id));
+  if (!order || !store || !sees(caller, store.account_id)) throw notFoundIn(field, 'Order');
+  return { order, store };
 }

@@ -3,6 +3,7 @@ import * as initial from './0001-initial.migration.ts';
 import * as fulfillment from './0002-fulfillment.migration.ts';
 import * as oauth from './0003-oauth.migration.ts';
 import * as account from './0004-account.migration.ts';
+import * as pushPolicy from './0005-push-policy.migration.ts';
 
 /** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-fulfillment': fulfillment,
   '0003-oauth': oauth,
   '0004-account': account,
+  '0005-push-policy': pushPolicy,
 };

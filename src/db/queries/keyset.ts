@@ -16,3 +16,7 @@ export const before = (createdAt: string, id: string, after: After): Expression<
 /** `%text%` with LIKE's wildcards escaped (SQLite honours the backslash only with ESCAPE). */
 export const containing = (column: string, text: string): Expression<SqlBool> =>
   sql<SqlBool>`${sql.ref(column)} like ${`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;
+
+/** Rows strictly after `after` in (created_at, id) ascending order (timelines read oldest first). */
+export const after = (createdAt: string, id: string, position: After): Expression<SqlBool> =>
+  sql<SqlBool>`(${sql.ref(createdAt)}, ${sql.ref(id)}) > (${position.createdAt}, ${position.id})`;

@@ -1,4 +1,5 @@
-import { sql, type Expression, type Insertable, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Expression, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import { after as afterKey, type After } from './keyset.ts';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
 import type { FulfillmentJobsTable, IdempotencyRecordsTable, OrderEventsTable, OrdersTable, OrderStatus } from '../tables/index.ts';
@@ -166,3 +167,31 @@ export const liveOrdersForStats = (db: Db, storeIds: readonly string[], from: st
         .where('orders.created_at', '>=', from)
         .where('orders.created_at', '<', to)
         .execute();
+
+/** A store's push jobs that have not started: what a change of its push policy re-decides. */
+export const unstartedJobsOfStore = (db: Db | Tx, storeId: string) =>
+  db
+    .selectFrom('fulfillment_jobs')
+    .innerJoin('orders', 'orders.id', 'fulfillment_jobs.order_id')
+    .select(['fulfillment_jobs.id as job_id', 'fulfillment_jobs.state', 'orders.status', 'orders.needs_review'])
+    .where('orders.store_id', '=', storeId)
+    .where('fulfillment_jobs.state', 'in', ['queued', 'held'])
+    .execute();
+
+/** Holds or releases a job that has not started (never one in flight, failed, dead or done). */
+export const setUnstartedJobState = (db: Db | Tx, jobId: string, state: 'queued' | 'held', now: string) =>
+  db
+    .updateTable('fulfillment_jobs')
+    .set({ state, next_attempt_at: now, updated_at: now })
+    .where('id', '=', jobId)
+    .where('state', 'in', ['queued', 'held'])
+    .executeTakeFirst();
+
+/** One page of an order's timeline, oldest first. */
+export const listEventPage = (db: Db, f: { orderId: string; after?: After | undefined; limit: number }) => {
+  let q = db.selectFrom('order_events').selectAll().where('order_id', '=', f.orderId);
+  if (f.after) q = q.where(afterKey('created_at', 'id', f.after));
+  return q.orderBy('created_at').orderBy('id').limit(f.limit).execute();
+};
+
+export const updateOrder = (tx: Tx, id: string, change: Updateable<OrdersTable>) => tx.updateTable('orders').set(change).where('id', '=', id).execute();

@@ -1,4 +1,7 @@
 import type { Generated } from 'kysely';
+import type { PushPolicy } from '../../domain/push-policy.ts';
+
+export type { PushPolicy };
 
 export interface StoresTable {
   id: string;
@@ -19,6 +22,8 @@ export interface StoresTable {
   support_phone: string | null;
   /** Shown before order numbers, e.g. `TD-1001`. */
   order_prefix: string | null;
+  /** When a live order's push is released: at creation, or once the order is confirmed. */
+  push_policy: Generated<PushPolicy>;
   created_at: string;
   updated_at: string;
   /** Archived stores take no orders; their data is kept. */

@@ -1,10 +1,12 @@
-// Orders (MCP-TOOLS.md §6.7 rows 35-37). Their CLI commands come with the order's life (issue 12):
-// `codrail orders list|show` are the operator's support views today.
+// Orders (MCP-TOOLS.md §6.7 rows 35-39, 41, 42). `codrail orders list|show` stay the operator's
+// support views (all accounts, review and sandbox filters); the other order commands derive from here.
 import { GetAccountOrderSchema, ListAccountOrdersSchema, getAccountOrder, listAccountOrderPage } from '../orders/account-orders.use-case.ts';
 import { CreateAccountOrderSchema } from '../orders/create-account-order.schema.ts';
 import { createAccountOrder } from '../orders/create-account-order.use-case.ts';
 import { CreatedAccountOrder, OrderDetail, OrderPage } from '../orders/order.schemas.ts';
-import { READ_ONLY, defineOperation } from './operation.ts';
+import { AddOrderNoteInput, ListOrderEventsInput, OrderEventPage, UpdateOrderBuyerInput, UpdateOrderStatusInput } from '../orders/order-life.schemas.ts';
+import { addOrderNote, listOrderEvents, updateOrderBuyer, updateOrderStatus } from '../orders/order-life.use-case.ts';
+import { CHANGES, CREATES, READ_ONLY, defineOperation } from './operation.ts';
 
 export const orderOperations = [
   defineOperation({
@@ -50,5 +52,57 @@ export const orderOperations = [
     http: 'POST /orders',
     creates: true,
     run: createAccountOrder,
+  }),
+  defineOperation({
+    name: 'update_order_buyer',
+    title: 'Update order buyer',
+    description: 'Correct buyer or address fields (nombre, telefono, departamento, ciudad, direccion, barrio, referencia…); a new region or city is canonicalized again. Refused (invalid_state) once the order was pushed to fulfillment. Scope: orders:write.',
+    scope: 'orders:write',
+    annotations: CHANGES,
+    input: UpdateOrderBuyerInput,
+    output: OrderDetail,
+    hints: { not_found: 'order_id must be an order id from list_orders.', invalid_state: 'Pushed orders are changed at the fulfillment platform.' },
+    http: 'PATCH /orders/:order_id/buyer',
+    cli: 'orders update-buyer <order_id>',
+    run: updateOrderBuyer,
+  }),
+  defineOperation({
+    name: 'update_order_status',
+    title: 'Update order status',
+    description: 'Move an order through the COD lifecycle: pending to confirmed after the call (this releases its push when the store pushes on confirmation), back to pending, or delivered/returned; illegal moves are invalid_state. Cancel with cancel_order. Scope: orders:write.',
+    scope: 'orders:write',
+    annotations: CHANGES,
+    input: UpdateOrderStatusInput,
+    output: OrderDetail,
+    hints: { not_found: 'order_id must be an order id from list_orders.', invalid_state: 'get_order shows the current status; list_order_events the history.' },
+    http: 'POST /orders/:order_id/status',
+    cli: 'orders set-status <order_id>',
+    run: updateOrderStatus,
+  }),
+  defineOperation({
+    name: 'add_order_note',
+    title: 'Add order note',
+    description: "Append an internal note to an order's timeline, e.g. a call-centre outcome; buyers never see it. Returns the order with its events. Scope: orders:write.",
+    scope: 'orders:write',
+    annotations: CREATES,
+    input: AddOrderNoteInput,
+    output: OrderDetail,
+    hints: { not_found: 'order_id must be an order id from list_orders.' },
+    http: 'POST /orders/:order_id/notes',
+    cli: 'orders note <order_id>',
+    run: addOrderNote,
+  }),
+  defineOperation({
+    name: 'list_order_events',
+    title: 'List order events',
+    description: "An order's timeline, oldest first: creation, status changes, corrections, notes, city resolution, push attempts and platform reports, each with its actor. Paged with cursor/limit. Scope: orders:read.",
+    scope: 'orders:read',
+    annotations: READ_ONLY,
+    input: ListOrderEventsInput,
+    output: OrderEventPage,
+    hints: { not_found: 'order_id must be an order id from list_orders.', invalid_cursor: 'Pass next_cursor from the previous list_order_events answer.' },
+    http: 'GET /orders/:order_id/events',
+    cli: 'orders events <order_id>',
+    run: listOrderEvents,
   }),
 ];

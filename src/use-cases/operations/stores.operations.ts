@@ -48,7 +48,7 @@ export const storeOperations = [
   defineOperation({
     name: 'update_store',
     title: 'Update store',
-    description: 'Patch store fields (name, timezone, support phone, order prefix, max discount); omitted fields stay. Country and currency may change only while the store has no orders (invalid_state after). Scope: stores:write.',
+    description: 'Patch store fields (name, timezone, support phone, order prefix, max discount, push policy on_create or on_confirm); omitted fields stay. Country and currency may change only while the store has no orders (invalid_state after). Scope: stores:write.',
     scope: 'stores:write',
     annotations: CHANGES,
     input: UpdateStoreInput,

@@ -28,6 +28,7 @@ import { storeMoney } from '../stores/store-money.ts';
 import { checkOrderPrice } from '../../domain/pricing.ts';
 import { botReason } from '../../domain/anti-bot.ts';
 import { stableJson } from '../../domain/stable-json.ts';
+import { pushReleased } from '../../domain/push-policy.ts';
 import { requestHost } from '../../domain/domains.ts';
 import { publishableAccess } from '../keys/checkout-access.ts';
 import type { CityDecision } from '../../domain/cities/matcher.ts';
@@ -321,7 +322,8 @@ export async function createOrder(deps: Deps, req: OrderRequest, trace: OrderTra
       await insertJob(tx, {
         id: newId(),
         order_id: order.id,
-        state: needsReview ? 'held' : 'queued',
+        // The store's push policy and a city awaiting review hold it (SPEC 6, 7).
+        state: pushReleased({ status: 'pending', needs_review: needsReview }, r.store.push_policy) ? 'queued' : 'held',
         attempts: 0,
         next_attempt_at: nowIso,
         lease_until: null,

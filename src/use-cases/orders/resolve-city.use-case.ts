@@ -6,6 +6,7 @@ import { findJobByOrder, findOrder, insertEvent, releaseHeldJob, updateOrderCity
 import { findStore } from '../../db/queries/stores.queries.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../errors.ts';
+import { pushReleased } from '../../domain/push-policy.ts';
 import { newId } from '../../ids.ts';
 import { findOrderArg, showOrder } from './orders.use-case.ts';
 
@@ -42,7 +43,8 @@ export async function resolveOrderCity(deps: Pick<Deps, 'db' | 'clock' | 'catalo
     const job = await findJobByOrder(tx, order.id);
     if (job && PUSHED.has(job.state)) throw new AppError('conflict', 'The order was already sent to the fulfillment platform; change its address there');
     await updateOrderCity(tx, order.id, { departamento: entry.region, ciudad: entry.city, city_code: entry.code, city_match: 'manual', needs_review: 0, updated_at: now });
-    const released = await releaseHeldJob(tx, order.id, now);
+    // Released only when the store's push policy lets it go too (an on_confirm store waits for confirmation).
+    const released = pushReleased({ status: current.status, needs_review: 0 }, store.push_policy) ? await releaseHeldJob(tx, order.id, now) : { numUpdatedRows: 0n };
     await insertEvent(tx, {
       id: newId(),
       order_id: order.id,

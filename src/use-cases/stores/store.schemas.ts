@@ -1,5 +1,6 @@
 // Stores (MCP-TOOLS.md §6.2, §6.3 domains): inputs and outputs of the store operations.
 import * as v from 'valibot';
+import { PUSH_POLICIES } from '../../domain/push-policy.ts';
 import { DEFAULT_MAX_DISCOUNT_PCT, MAX_DISCOUNT_PCT_RANGE, MAX_STORE_DOMAINS } from '../../limits.ts';
 import { cursorInput, limitInput } from '../pagination.ts';
 import { countryInput, currencyInput, domainInput, integerInput, nameInput, nullableTimestamp, pageOf, timestamp, timezoneInput, uuidInput } from '../fields.ts';
@@ -57,6 +58,7 @@ export const UpdateStoreInput = v.strictObject({
   max_discount_pct: v.optional(maxDiscount),
   country: v.optional(countryInput('New country; refused once the store has orders.')),
   currency: v.optional(currencyInput('New ISO 4217 currency; refused once the store has orders. Prices keep their numbers.')),
+  push_policy: v.optional(v.pipe(v.picklist(PUSH_POLICIES, 'push_policy must be on_create or on_confirm'), v.description('Push orders to fulfillment when created, or once confirmed.'))),
 });
 
 export const ArchiveStoreInput = v.strictObject({
@@ -86,6 +88,7 @@ export const Store = v.object({
   support_phone: v.nullable(v.string()),
   order_prefix: v.nullable(v.string()),
   max_discount_pct: v.number(),
+  push_policy: v.pipe(v.picklist(PUSH_POLICIES), v.description('on_create: orders are pushed when created; on_confirm: once confirmed.')),
   archived_at: nullableTimestamp('When it was archived.'),
   archive_reason: v.nullable(v.string()),
   updated_at: timestamp('Last change, ISO-8601 UTC.'),

@@ -9,6 +9,8 @@ import { findAccount } from '../../db/queries/accounts.queries.ts';
 import { findStore, insertStore, listStorePage, setStoreDomains, storeAmounts, storeCounts, storeHasOrders, updateStore as writeStore } from '../../db/queries/stores.queries.ts';
 import { livePublishableKeys, revokeKey, updateKey } from '../../db/queries/keys.queries.ts';
 import { unpublishLandingsWhere } from '../../db/queries/landings.queries.ts';
+import { setUnstartedJobState, unstartedJobsOfStore } from '../../db/queries/orders.queries.ts';
+import { pushReleased } from '../../domain/push-policy.ts';
 import { countryProfile } from '../../domain/countries.ts';
 import { domainCovered } from '../../domain/domains.ts';
 import { currencyDecimals, fitsDecimals } from '../../domain/money.ts';
@@ -43,6 +45,7 @@ export async function storeDetail(deps: Pick<Deps, 'db' | 'config'>, s: StoreRow
     support_phone: s.support_phone,
     order_prefix: s.order_prefix,
     max_discount_pct: s.max_discount_pct,
+    push_policy: s.push_policy,
     archived_at: s.archived_at,
     archive_reason: s.archive_reason,
     updated_at: s.updated_at || s.created_at,
@@ -119,15 +122,25 @@ export async function updateStore(deps: Pick<Deps, 'db' | 'clock' | 'config'>, c
     if (amounts.some((minor) => !fitsDecimals(minor, decimals)))
       throw invalidState(`Some prices have decimals ${currency} does not take: make them whole first`, [{ field: 'currency', message: `${currency} amounts are whole` }]);
   }
-  await writeStore(deps.db, store.id, {
-    ...(input.name !== undefined && { name: input.name }),
-    ...(input.timezone !== undefined && { timezone: input.timezone }),
-    ...(phone !== undefined && { support_phone: phone }),
-    ...(input.order_prefix !== undefined && { order_prefix: input.order_prefix || null }),
-    ...(input.max_discount_pct !== undefined && { max_discount_pct: input.max_discount_pct }),
-    ...(input.country !== undefined && { country: input.country }),
-    ...(input.currency !== undefined && { currency: input.currency }),
-    updated_at: deps.clock.now().toISOString(),
+  const now = deps.clock.now().toISOString();
+  await writeTransaction(deps.db, async (tx) => {
+    await writeStore(tx, store.id, {
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.timezone !== undefined && { timezone: input.timezone }),
+      ...(phone !== undefined && { support_phone: phone }),
+      ...(input.order_prefix !== undefined && { order_prefix: input.order_prefix || null }),
+      ...(input.max_discount_pct !== undefined && { max_discount_pct: input.max_discount_pct }),
+      ...(input.country !== undefined && { country: input.country }),
+      ...(input.currency !== undefined && { currency: input.currency }),
+      ...(input.push_policy !== undefined && { push_policy: input.push_policy }),
+      updated_at: now,
+    });
+    // A new push policy applies to the orders whose push has not started yet.
+    if (input.push_policy !== undefined && input.push_policy !== store.push_policy)
+      for (const job of await unstartedJobsOfStore(tx, store.id)) {
+        const state = pushReleased(job, input.push_policy) ? 'queued' : 'held';
+        if (state !== job.state) await setUnstartedJobState(tx, job.job_id, state, now);
+      }
   });
   return reload(deps, store.id);
 }

@@ -96,6 +96,10 @@ describe('the account API answers as /openapi.json documents', () => {
     },
     { op: 'list_orders', method: 'GET', path: '/api/v1/orders', options: () => ({ query: { store_id: ids.store, status: ['pending'] } }) },
     { op: 'get_order', method: 'GET', path: '/api/v1/orders/{order_id}', options: () => ({ params: { order_id: ids.order } }) },
+    { op: 'update_order_status', method: 'POST', path: '/api/v1/orders/{order_id}/status', options: () => ({ params: { order_id: ids.order }, body: { status: 'confirmed', note: 'Llamada: confirma' } }) },
+    { op: 'update_order_buyer', method: 'PATCH', path: '/api/v1/orders/{order_id}/buyer', options: () => ({ params: { order_id: ids.order }, body: { referencia: 'Casa azul' } }) },
+    { op: 'add_order_note', method: 'POST', path: '/api/v1/orders/{order_id}/notes', options: () => ({ params: { order_id: ids.order }, body: { text: 'Entregar en la tarde' } }) },
+    { op: 'list_order_events', method: 'GET', path: '/api/v1/orders/{order_id}/events', options: () => ({ params: { order_id: ids.order }, query: { limit: 2 } }) },
     { op: 'get_account_stats', method: 'GET', path: '/api/v1/account/stats', options: () => ({ query: { from: '2020-01-01', to: '2020-12-31', group_by: 'day' } }) },
     { op: 'list_price_floor_violations', method: 'GET', path: '/api/v1/price-floor-violations', options: () => ({ query: { store_id: ids.store } }) },
     { op: 'unpublish_landing_page', method: 'POST', path: '/api/v1/landing-pages/{landing_page_id}/unpublish', options: () => ({ params: { landing_page_id: ids.landing } }) },
@@ -140,6 +144,9 @@ describe('the account API answers as /openapi.json documents', () => {
       update_landing_page: { title: 'x' },
       set_landing_sections: { sections: [{ type: 'text' }] },
       update_api_key: { label: 'x' },
+      update_order_status: { status: 'confirmed' },
+      update_order_buyer: { nombre: 'Otra Persona' },
+      add_order_note: { text: 'x' },
     };
     const queries: Record<string, Record<string, number>> = { quote_product_price: { quantity: 1 } };
     let checked = 0;

@@ -1,0 +1,120 @@
+// The order's life after checkout (MCP-TOOLS.md §6.7; issue 12): a call centre confirms it (or puts
+// it back to pending), corrects the buyer's details until it is pushed, writes notes, and reads its
+// timeline. Every change is an order event with its actor, written in the change's transaction; the
+// push job follows the store's push policy (an on_confirm store releases it on confirmation).
+import type * as v from 'valibot';
+import type { Deps } from '../../app.ts';
+import { newId } from '../../ids.ts';
+import { writeTransaction, type Tx } from '../../db/transaction.ts';
+import { findJobByOrder, findOrder, insertEvent, listEventPage, setUnstartedJobState, updateOrder, type OrderRow } from '../../db/queries/orders.queries.ts';
+import { canMove, type OrderStatus } from '../../domain/order-status.ts';
+import { pushReleased } from '../../domain/push-policy.ts';
+import { CANONICALIZED_COUNTRIES, POSTAL_CODE_REQUIRED } from '../../domain/countries.ts';
+import { normalizePhone } from '../../domain/phone.ts';
+import { fieldError, invalidState } from '../../errors.ts';
+import type { Caller } from '../caller.ts';
+import { clampLimit, keysetPage, pageAfter } from '../pagination.ts';
+import { orderOf, type StoreRow } from '../tenancy.ts';
+import { orderDetail } from './orders.use-case.ts';
+import type { AddOrderNoteInput, ListOrderEventsInput, OrderEventPage, UpdateOrderBuyerInput, UpdateOrderStatusInput } from './order-life.schemas.ts';
+
+type Out<S extends v.GenericSchema> = v.InferOutput<S>;
+
+/** Job states that mean the order reached (or is reaching) the platform: its details are no longer ours. */
+const STARTED = new Set(['in_flight', 'done']);
+
+async function event(tx: Tx, order: OrderRow, caller: Caller, type: string, data: object, now: string): Promise<void> {
+  await insertEvent(tx, { id: newId(), order_id: order.id, store_id: order.store_id, type, actor: caller.actor, data: JSON.stringify(data), created_at: now });
+}
+
+/** Holds or releases the order's push job (when it has not started) as the store's policy says. */
+async function followPolicy(tx: Tx, order: Pick<OrderRow, 'id' | 'status' | 'needs_review'>, store: StoreRow, now: string): Promise<void> {
+  const job = await findJobByOrder(tx, order.id);
+  if (!job || (job.state !== 'queued' && job.state !== 'held')) return;
+  const state = pushReleased(order, store.push_policy) ? 'queued' : 'held';
+  if (state !== job.state) await setUnstartedJobState(tx, job.id, state, now);
+}
+
+/**
+ * The COD state machine, driven by a person: forward as the machine allows, or from confirmed back
+ * to pending while the push has not started (a call centre's mistake). Cancelling is cancel_order's.
+ */
+export async function updateOrderStatus(deps: Pick<Deps, 'db' | 'clock'>, caller: Caller, input: Out<typeof UpdateOrderStatusInput>) {
+  const { order, store } = await orderOf(deps, caller, input.order_id);
+  const now = deps.clock.now().toISOString();
+  await writeTransaction(deps.db, async (tx) => {
+    const current = (await findOrder(tx, order.id))!;
+    const to = input.status as OrderStatus;
+    if (current.status === to) return;
+    const job = await findJobByOrder(tx, order.id);
+    const back = current.status === 'confirmed' && to === 'pending';
+    if (back && job && STARTED.has(job.state)) throw invalidState('The order was already sent to the fulfillment platform: it cannot go back to pending', [{ field: 'status', message: 'already pushed' }]);
+    if (!back && !canMove(current.status, to))
+      throw invalidState(`An order cannot go from ${current.status} to ${to}`, [{ field: 'status', message: `not allowed from ${current.status}` }]);
+    await updateOrder(tx, order.id, { status: to, updated_at: now });
+    await event(tx, current, caller, 'order.status_changed', { from: current.status, to, note: input.note ?? null }, now);
+    await followPolicy(tx, { ...current, status: to }, store, now);
+  });
+  return orderDetail(deps, (await findOrder(deps.db, order.id))!);
+}
+
+const BUYER_FIELDS = ['nombre', 'telefono', 'departamento', 'ciudad', 'direccion', 'barrio', 'referencia', 'distrito', 'colonia', 'codigo_postal'] as const;
+const OPTIONAL = new Set(['barrio', 'referencia', 'distrito', 'colonia', 'codigo_postal']);
+
+/** Corrections until the order is pushed; a new region or city is canonicalized again (SPEC 6). */
+export async function updateOrderBuyer(deps: Pick<Deps, 'db' | 'clock' | 'catalogs'>, caller: Caller, input: Out<typeof UpdateOrderBuyerInput>) {
+  const { order, store } = await orderOf(deps, caller, input.order_id);
+  const change: Partial<OrderRow> = {};
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const field of BUYER_FIELDS) {
+    const value = input[field];
+    if (value === undefined) continue;
+    const next = value === '' && OPTIONAL.has(field) ? null : value;
+    if (next !== order[field]) {
+      (change as Record<string, unknown>)[field] = next;
+      changes[field] = { from: order[field], to: next };
+    }
+  }
+  if (POSTAL_CODE_REQUIRED.has(store.country) && 'codigo_postal' in change && !change.codigo_postal) throw fieldError('codigo_postal', `codigo_postal is required for ${store.country}`);
+  if (change.telefono !== undefined) {
+    const phone = normalizePhone(change.telefono!, store.country);
+    if (!phone) throw fieldError('telefono', `telefono is not a valid phone number for ${store.country}`);
+    change.telefono_e164 = phone.e164;
+  }
+  if (change.departamento !== undefined || change.ciudad !== undefined) {
+    const region = change.departamento ?? order.departamento_input;
+    const city = change.ciudad ?? order.ciudad_input;
+    Object.assign(change, { departamento_input: region, ciudad_input: city, departamento: region, ciudad: city, city_code: null, city_match: 'not_applicable', needs_review: 0 });
+    if (CANONICALIZED_COUNTRIES.has(store.country)) {
+      const catalog = await deps.catalogs.get(store.country, 'fulfillment');
+      const decision = catalog?.matcher.match(region, city);
+      if (decision?.confident) Object.assign(change, { departamento: decision.region, ciudad: decision.city, city_code: decision.code ?? null, city_match: decision.method });
+      else Object.assign(change, { city_match: 'none', needs_review: 1 });
+    }
+  }
+  if (Object.keys(changes).length === 0) return orderDetail(deps, order);
+  const now = deps.clock.now().toISOString();
+  await writeTransaction(deps.db, async (tx) => {
+    const job = await findJobByOrder(tx, order.id);
+    if (job && (STARTED.has(job.state) || job.remote_id !== null))
+      throw invalidState('The order was already sent to the fulfillment platform: change its address there', [{ field: 'order_id', message: 'already pushed' }]);
+    await updateOrder(tx, order.id, { ...change, updated_at: now });
+    await event(tx, order, caller, 'order.buyer_updated', { changes, needs_review: change.needs_review === 1 }, now);
+    await followPolicy(tx, { id: order.id, status: order.status, needs_review: change.needs_review ?? order.needs_review }, store, now);
+  });
+  return orderDetail(deps, (await findOrder(deps.db, order.id))!);
+}
+
+export async function addOrderNote(deps: Pick<Deps, 'db' | 'clock'>, caller: Caller, input: Out<typeof AddOrderNoteInput>) {
+  const { order } = await orderOf(deps, caller, input.order_id);
+  const now = deps.clock.now().toISOString();
+  await writeTransaction(deps.db, (tx) => event(tx, order, caller, 'order.note', { text: input.text }, now));
+  return orderDetail(deps, order);
+}
+
+export async function listOrderEvents(deps: Pick<Deps, 'db'>, caller: Caller, input: Out<typeof ListOrderEventsInput>): Promise<Out<typeof OrderEventPage>> {
+  const { order } = await orderOf(deps, caller, input.order_id);
+  const limit = clampLimit(input.limit);
+  const rows = await listEventPage(deps.db, { orderId: order.id, after: pageAfter(input.cursor), limit: limit + 1 });
+  return keysetPage(rows, limit, (e) => ({ id: e.id, type: e.type, actor: e.actor, data: JSON.parse(e.data) as unknown, created_at: e.created_at }));
+}
