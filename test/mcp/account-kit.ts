@@ -7,10 +7,12 @@ import { sql } from 'kysely';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Deps } from '../../src/app.ts';
-import type { TestServer } from '../helpers/server.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { seedShop, type Shop } from '../helpers/fixtures.ts';
+import { OPEN_LIMITS } from '../api/orders/order-kit.ts';
 import { Browser, addUser, obtainTokens } from '../helpers/oauth.ts';
 import { joinScopes } from '../../src/domain/oauth/scopes.ts';
-import { call, rawPost, type Structured } from './mcp-kit.ts';
+import { call, connect, rawPost, type Structured } from './mcp-kit.ts';
 
 /** A well-formed id that no row has. */
 export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -138,3 +140,29 @@ export const keyRow = async (deps: Pick<Deps, 'db'>, id: string) => one('key', i
 
 export const packsOf = (deps: Pick<Deps, 'db'>, productId: string) =>
   deps.db.selectFrom('product_packs').selectAll().where('product_id', '=', productId).orderBy('position').execute();
+
+export interface ToolBench<K extends string> {
+  server: TestServer;
+  /** The account the SDK client acts for. */
+  shop: Shop;
+  /** Another account: its ids must be not_found for the client. */
+  other: Shop;
+  client: Client;
+  /** OAuth tokens of the first account, granted only the named scopes (plus mcp:invoke). */
+  tokens: Record<K, string>;
+}
+
+/** What every tool suite starts from: one server, two accounts, the first's secret-key SDK client, scoped tokens. */
+export async function openToolBench<K extends string>(grants: Record<K, string[]>): Promise<ToolBench<K>> {
+  const server = await startServer(OPEN_LIMITS);
+  const shop = await seedShop(server.deps);
+  const other = await seedShop(server.deps);
+  const client = await connect(server.url, shop.secretKey);
+  const tokens = await scopedTokens(server, shop.accountId, grants);
+  return { server, shop, other, client, tokens };
+}
+
+export async function closeToolBench(bench: { server: TestServer; client: Client }): Promise<void> {
+  await bench.client.close();
+  await bench.server.close();
+}

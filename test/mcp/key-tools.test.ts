@@ -9,28 +9,16 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 import { OPEN_LIMITS, SHOP_ORIGIN, expectCreated, expectError, nextPhone, orderRow } from '../api/orders/order-kit.ts';
 import { hashKey } from '../../src/domain/keys.ts';
 import { INITIALIZE, connect, rawPost } from './mcp-kit.ts';
-import { expectForeignLikeUnknown, expectInsufficientScope, expectSdkForbidden, expectToolError, keyRow, ok, scopedTokens, snapshot, storeRow } from './account-kit.ts';
+import { expectForeignLikeUnknown, expectInsufficientScope, expectSdkForbidden, expectToolError, keyRow, ok, scopedTokens, snapshot, storeRow , openToolBench, closeToolBench } from './account-kit.ts';
 
 const STORES_READ = ['mcp:invoke', 'stores:read'];
 const PRODUCTS_READ = ['mcp:invoke', 'products:read'];
 
 describe('key tools', () => {
-  let server: TestServer;
-  let shop: Shop;
-  let other: Shop;
-  let client: Client;
+  let server: TestServer, shop: Shop, other: Shop, client: Client;
   let tokens: { storesRead: string; productsRead: string };
-  before(async () => {
-    server = await startServer(OPEN_LIMITS);
-    shop = await seedShop(server.deps);
-    other = await seedShop(server.deps);
-    client = await connect(server.url, shop.secretKey);
-    tokens = await scopedTokens(server, shop.accountId, { storesRead: ['stores:read'], productsRead: ['products:read'] });
-  });
-  after(async () => {
-    await client.close();
-    await server.close();
-  });
+  before(async () => ({ server, shop, other, client, tokens } = await openToolBench({ storesRead: ['stores:read'], productsRead: ['products:read'] })));
+  after(() => closeToolBench({ server, client }));
 
   const liveKeysOf = async (accountId: string) =>
     (

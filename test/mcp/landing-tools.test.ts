@@ -8,7 +8,7 @@ import { addLanding, addProduct, addStore, orderBody, postOrder, seedShop, type 
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { OPEN_LIMITS, expectCreated, expectError, nextPhone, orderRow } from '../api/orders/order-kit.ts';
 import { connect } from './mcp-kit.ts';
-import { expectForeignLikeUnknown, expectInsufficientScope, expectSdkForbidden, expectToolError, landingRow, ok, scopedTokens, unchanged } from './account-kit.ts';
+import { expectForeignLikeUnknown, expectInsufficientScope, expectSdkForbidden, expectToolError, landingRow, ok, scopedTokens, unchanged , openToolBench, closeToolBench } from './account-kit.ts';
 
 const LANDINGS_READ = ['mcp:invoke', 'landings:read'];
 const PRODUCTS_READ = ['mcp:invoke', 'products:read'];
@@ -23,22 +23,10 @@ const SECTIONS = [
 ];
 
 describe('landing page tools', () => {
-  let server: TestServer;
-  let shop: Shop;
-  let other: Shop;
-  let client: Client;
+  let server: TestServer, shop: Shop, other: Shop, client: Client;
   let tokens: { landingsRead: string; productsRead: string };
-  before(async () => {
-    server = await startServer(OPEN_LIMITS);
-    shop = await seedShop(server.deps);
-    other = await seedShop(server.deps);
-    client = await connect(server.url, shop.secretKey);
-    tokens = await scopedTokens(server, shop.accountId, { landingsRead: ['landings:read'], productsRead: ['products:read'] });
-  });
-  after(async () => {
-    await client.close();
-    await server.close();
-  });
+  before(async () => ({ server, shop, other, client, tokens } = await openToolBench({ landingsRead: ['landings:read'], productsRead: ['products:read'] })));
+  after(() => closeToolBench({ server, client }));
 
   /** An unpublished page of the seeded product (ready to publish). */
   const draftPage = (input: Record<string, unknown> = {}) => addLanding(server.deps, { product_id: shop.productId, slug: slug(), ...input });

@@ -10,7 +10,7 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 import { OPEN_LIMITS, SHOP_ORIGIN, expectCreated, expectError, nextPhone, orderRow } from '../api/orders/order-kit.ts';
 import { MAX_PRICE_UPDATES } from '../../src/limits.ts';
 import { buyer, connect } from './mcp-kit.ts';
-import { expectForeignLikeUnknown, expectInsufficientScope, expectSdkForbidden, expectToolError, ok, packsOf, productRow, scopedTokens, unchanged } from './account-kit.ts';
+import { expectForeignLikeUnknown, expectInsufficientScope, expectSdkForbidden, expectToolError, ok, packsOf, productRow, scopedTokens, unchanged , openToolBench, closeToolBench } from './account-kit.ts';
 
 const STORES_READ = ['mcp:invoke', 'stores:read'];
 const PRODUCTS_READ = ['mcp:invoke', 'products:read'];
@@ -22,22 +22,10 @@ const LADDER = [
 ];
 
 describe('price and pack tools', () => {
-  let server: TestServer;
-  let shop: Shop;
-  let other: Shop;
-  let client: Client;
+  let server: TestServer, shop: Shop, other: Shop, client: Client;
   let tokens: { storesRead: string; productsRead: string };
-  before(async () => {
-    server = await startServer(OPEN_LIMITS);
-    shop = await seedShop(server.deps);
-    other = await seedShop(server.deps);
-    client = await connect(server.url, shop.secretKey);
-    tokens = await scopedTokens(server, shop.accountId, { storesRead: ['stores:read'], productsRead: ['products:read'] });
-  });
-  after(async () => {
-    await client.close();
-    await server.close();
-  });
+  before(async () => ({ server, shop, other, client, tokens } = await openToolBench({ storesRead: ['stores:read'], productsRead: ['products:read'] })));
+  after(() => closeToolBench({ server, client }));
 
   const fresh = (input: Record<string, unknown> = {}) => addProduct(server.deps, { store_id: shop.storeId, name: 'Fresh', packs: LADDER, ...input });
   const pricesOf = async (productId: string) => (await packsOf(server.deps, productId)).map((p) => [p.code, p.price_minor]);

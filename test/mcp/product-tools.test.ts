@@ -19,6 +19,8 @@ import {
   productRow,
   scopedTokens,
   unchanged,
+  openToolBench,
+  closeToolBench,
 } from './account-kit.ts';
 
 const STORES_READ = ['mcp:invoke', 'stores:read'];
@@ -27,22 +29,10 @@ const PRODUCTS_READ = ['mcp:invoke', 'products:read'];
 let slugSeq = 0;
 
 describe('product tools', () => {
-  let server: TestServer;
-  let shop: Shop;
-  let other: Shop;
-  let client: Client;
+  let server: TestServer, shop: Shop, other: Shop, client: Client;
   let tokens: { storesRead: string; productsRead: string };
-  before(async () => {
-    server = await startServer(OPEN_LIMITS);
-    shop = await seedShop(server.deps);
-    other = await seedShop(server.deps);
-    client = await connect(server.url, shop.secretKey);
-    tokens = await scopedTokens(server, shop.accountId, { storesRead: ['stores:read'], productsRead: ['products:read'] });
-  });
-  after(async () => {
-    await client.close();
-    await server.close();
-  });
+  before(async () => ({ server, shop, other, client, tokens } = await openToolBench({ storesRead: ['stores:read'], productsRead: ['products:read'] })));
+  after(() => closeToolBench({ server, client }));
 
   const LADDER = [
     { quantity: 1, price: 100000 },

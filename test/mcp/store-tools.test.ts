@@ -20,28 +20,18 @@ import {
   scopedTokens,
   storeRow,
   unchanged,
+  openToolBench,
+  closeToolBench,
 } from './account-kit.ts';
 
 const STORES_READ = ['mcp:invoke', 'stores:read'];
 const PRODUCTS_READ = ['mcp:invoke', 'products:read'];
 
 describe('store tools', () => {
-  let server: TestServer;
-  let shop: Shop;
-  let other: Shop;
-  let client: Client;
+  let server: TestServer, shop: Shop, other: Shop, client: Client;
   let tokens: { storesRead: string; productsRead: string };
-  before(async () => {
-    server = await startServer(OPEN_LIMITS);
-    shop = await seedShop(server.deps);
-    other = await seedShop(server.deps);
-    client = await connect(server.url, shop.secretKey);
-    tokens = await scopedTokens(server, shop.accountId, { storesRead: ['stores:read'], productsRead: ['products:read'] });
-  });
-  after(async () => {
-    await client.close();
-    await server.close();
-  });
+  before(async () => ({ server, shop, other, client, tokens } = await openToolBench({ storesRead: ['stores:read'], productsRead: ['products:read'] })));
+  after(() => closeToolBench({ server, client }));
 
   /** A store of the shop's account made by the operator, with an active product. */
   async function auxStore(input: Record<string, unknown> = {}) {
