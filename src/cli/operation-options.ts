@@ -88,4 +88,5 @@ export const OPERATION_GROUPS: Readonly<Record<string, string>> = {
   keys: 'API keys: publishable (checkouts) and secret (server to server)',
   geo: 'countries, regions, cities, city canonicalization, phone numbers',
   orders: 'orders: list, show, search, resolve-city, set-status, update-buyer, note, events',
+  whatsapp: "WhatsApp notifications to buyers: a store's settings and templates, message previews",
 };

@@ -38,6 +38,7 @@ describe('an assistant holding a token granted only products:read', () => {
   const writeArgs = (): Record<string, Record<string, unknown>> => ({
     create_order: { store_id: shop.storeId, product_id: shop.productId, buyer: buyer({ telefono: nextPhone() }), idempotency_key: 'journey-1' },
     update_order_buyer: { order_id: '00000000-0000-4000-8000-000000000000', nombre: 'Otra Persona' },
+    update_whatsapp_settings: { store_id: shop.storeId, enabled: true },
     update_order_status: { order_id: '00000000-0000-4000-8000-000000000000', status: 'confirmed' },
     add_order_note: { order_id: '00000000-0000-4000-8000-000000000000', text: 'Llamada' },
     create_product: { store_id: shop.storeId, name: 'Nuevo', packs: [{ quantity: 1, price: 50000 }] },
@@ -108,6 +109,8 @@ describe('an assistant holding a token granted only products:read', () => {
       list_orders: {},
       get_account_stats: { from: '2026-01-01', to: '2026-01-31' },
       list_order_events: { order_id: '00000000-0000-4000-8000-000000000000' },
+      get_whatsapp_settings: { store_id: shop.storeId },
+      preview_whatsapp_message: { order_id: '00000000-0000-4000-8000-000000000000', template: 'order_created' },
       get_order: { order_id: '00000000-0000-4000-8000-000000000000' },
       list_stores: {},
       get_store: { store_id: shop.storeId },

@@ -4,6 +4,7 @@ import * as fulfillment from './0002-fulfillment.migration.ts';
 import * as oauth from './0003-oauth.migration.ts';
 import * as account from './0004-account.migration.ts';
 import * as pushPolicy from './0005-push-policy.migration.ts';
+import * as whatsappSettings from './0006-whatsapp-settings.migration.ts';
 
 /** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-oauth': oauth,
   '0004-account': account,
   '0005-push-policy': pushPolicy,
+  '0006-whatsapp-settings': whatsappSettings,
 };

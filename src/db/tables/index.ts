@@ -12,7 +12,7 @@ import type {
   OAuthSessionsTable,
   OAuthSigningKeysTable,
 } from './oauth.table.ts';
-import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentWebhookEventsTable, RateLimitsTable } from './platform.table.ts';
+import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentWebhookEventsTable, RateLimitsTable, WhatsappSettingsTable } from './platform.table.ts';
 
 export type * from './accounts.table.ts';
 export type * from './stores.table.ts';
@@ -39,6 +39,7 @@ export interface Database {
   catalog_versions: CatalogVersionsTable;
   rate_limits: RateLimitsTable;
   fulfillment_webhook_events: FulfillmentWebhookEventsTable;
+  whatsapp_settings: WhatsappSettingsTable;
   oauth_redirects: OAuthRedirectsTable;
   oauth_clients: OAuthClientsTable;
   oauth_sessions: OAuthSessionsTable;

@@ -7,6 +7,7 @@ import { orderOperations } from './orders.operations.ts';
 import { priceOperations, productOperations } from './products.operations.ts';
 import { landingOperations } from './landings.operations.ts';
 import { geoOperations } from './geo.operations.ts';
+import { whatsappOperations } from './whatsapp.operations.ts';
 import { domainOperations, storeOperations } from './stores.operations.ts';
 import { keyOperations } from './keys.operations.ts';
 
@@ -18,6 +19,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...productOperations,
   ...priceOperations,
   ...landingOperations,
+  ...whatsappOperations,
   ...geoOperations,
   ...storeOperations,
   ...domainOperations,

@@ -100,6 +100,9 @@ describe('the account API answers as /openapi.json documents', () => {
     { op: 'update_order_buyer', method: 'PATCH', path: '/api/v1/orders/{order_id}/buyer', options: () => ({ params: { order_id: ids.order }, body: { referencia: 'Casa azul' } }) },
     { op: 'add_order_note', method: 'POST', path: '/api/v1/orders/{order_id}/notes', options: () => ({ params: { order_id: ids.order }, body: { text: 'Entregar en la tarde' } }) },
     { op: 'list_order_events', method: 'GET', path: '/api/v1/orders/{order_id}/events', options: () => ({ params: { order_id: ids.order }, query: { limit: 2 } }) },
+    { op: 'get_whatsapp_settings', method: 'GET', path: '/api/v1/stores/{store_id}/whatsapp', options: () => ({ params: { store_id: ids.store } }) },
+    { op: 'update_whatsapp_settings', method: 'PATCH', path: '/api/v1/stores/{store_id}/whatsapp', options: () => ({ params: { store_id: ids.store }, body: { enabled: true, events: { order_created: true }, templates: { order_created: 'Hola {nombre}: {total}' } } }) },
+    { op: 'preview_whatsapp_message', method: 'GET', path: '/api/v1/orders/{order_id}/whatsapp-preview', options: () => ({ params: { order_id: ids.order }, query: { template: 'order_created' } }) },
     { op: 'get_account_stats', method: 'GET', path: '/api/v1/account/stats', options: () => ({ query: { from: '2020-01-01', to: '2020-12-31', group_by: 'day' } }) },
     { op: 'list_price_floor_violations', method: 'GET', path: '/api/v1/price-floor-violations', options: () => ({ query: { store_id: ids.store } }) },
     { op: 'unpublish_landing_page', method: 'POST', path: '/api/v1/landing-pages/{landing_page_id}/unpublish', options: () => ({ params: { landing_page_id: ids.landing } }) },
@@ -147,8 +150,9 @@ describe('the account API answers as /openapi.json documents', () => {
       update_order_status: { status: 'confirmed' },
       update_order_buyer: { nombre: 'Otra Persona' },
       add_order_note: { text: 'x' },
+      update_whatsapp_settings: { enabled: true },
     };
-    const queries: Record<string, Record<string, number>> = { quote_product_price: { quantity: 1 } };
+    const queries: Record<string, Record<string, number | string>> = { quote_product_price: { quantity: 1 }, preview_whatsapp_message: { template: 'order_created' } };
     let checked = 0;
     for (const [op, [method, path]] of documented) {
       const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => n.endsWith('_id'));

@@ -1,0 +1,61 @@
+// WhatsApp settings and previews (MCP-TOOLS.md §6.10 rows 57-59): inputs and outputs. Template keys
+// are fixed (an object, not a record, §6.10), one per order event that may message the buyer.
+import * as v from 'valibot';
+import { PLACEHOLDERS, WHATSAPP_EVENTS } from '../../domain/whatsapp-template.ts';
+import { booleanInput, textInput, uuidInput } from '../fields.ts';
+
+/** A WhatsApp text message is at most 4,096 characters; templates leave room for the placeholders. */
+export const TEMPLATE_MAX = 1_024;
+
+const storeId = uuidInput('store_id', 'Store id (from get_account or list_stores).');
+const EVENT_TEXT: Record<(typeof WHATSAPP_EVENTS)[number], string> = {
+  order_created: 'when an order is created',
+  order_confirmed: 'when it is confirmed',
+  order_shipped: 'when it ships',
+  order_delivered: 'when it is delivered',
+};
+const eachEvent = <S extends v.GenericSchema>(item: (event: (typeof WHATSAPP_EVENTS)[number]) => S) =>
+  Object.fromEntries(WHATSAPP_EVENTS.map((e) => [e, v.optional(item(e))])) as Record<(typeof WHATSAPP_EVENTS)[number], v.OptionalSchema<S, undefined>>;
+
+export const GetWhatsappSettingsInput = v.strictObject({ store_id: storeId });
+
+export const UpdateWhatsappSettingsInput = v.strictObject({
+  store_id: storeId,
+  enabled: v.optional(booleanInput('enabled', 'Send the enabled messages at all.')),
+  sender_number: v.optional(v.pipe(v.string('sender_number must be a string'), v.trim(), v.maxLength(20), v.description('The business number buyers see, national or +code; "" removes it.'))),
+  phone_number_id: v.optional(v.pipe(v.string('phone_number_id must be a string'), v.trim(), v.regex(/^\d{0,30}$/, 'phone_number_id is the Cloud API phone-number id (digits)'), v.description('WhatsApp Cloud API phone-number id to send from; "" removes it.'))),
+  events: v.optional(v.pipe(v.strictObject(eachEvent((e) => booleanInput(e, `Message the buyer ${EVENT_TEXT[e]}.`))), v.description('Which order events message the buyer; omitted keys stay.'))),
+  templates: v.optional(
+    v.pipe(
+      v.strictObject(eachEvent((e) => textInput(e, 1, TEMPLATE_MAX, `Text sent ${EVENT_TEXT[e]}; placeholders ${PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}.`))),
+      v.description('Message texts; omitted keys stay.'),
+    ),
+  ),
+});
+
+export const PreviewWhatsappMessageInput = v.strictObject({
+  order_id: uuidInput('order_id', 'Order id (from list_orders).'),
+  template: v.optional(v.pipe(v.picklist(WHATSAPP_EVENTS, `template must be one of ${WHATSAPP_EVENTS.join(', ')}`), v.description("Render the store's template for this event."))),
+  text: v.optional(textInput('text', 1, TEMPLATE_MAX, 'Or render this text (placeholders allowed). Exactly one of template and text.')),
+});
+
+const perEvent = <S extends v.GenericSchema>(item: S) => v.object(Object.fromEntries(WHATSAPP_EVENTS.map((e) => [e, item])) as Record<(typeof WHATSAPP_EVENTS)[number], S>);
+
+export const WhatsappSettings = v.object({
+  store_id: v.string(),
+  enabled: v.boolean(),
+  sender_number: v.nullable(v.string()),
+  phone_number_id: v.nullable(v.string()),
+  events: perEvent(v.boolean()),
+  templates: perEvent(v.string()),
+  placeholders: v.array(v.string()),
+  updated_at: v.nullable(v.string()),
+});
+
+export const WhatsappPreview = v.object({
+  order_id: v.string(),
+  to: v.pipe(v.string(), v.description("The buyer's number, E.164.")),
+  template: v.nullable(v.string()),
+  text: v.string(),
+  values: v.record(v.string(), v.string()),
+});
