@@ -7,7 +7,7 @@ import { openShop, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import { buyer } from '../../mcp/mcp-kit.ts';
 import { OPEN_LIMITS, eventsOf, nextPhone, orderRow } from '../orders/order-kit.ts';
-import { UNKNOWN_ID, V1Client, failed, ok, storesNothing, type V1Answer } from './v1-kit.ts';
+import { UNKNOWN_ID, V1Client, failed, ok, storesNothing, type V1Answer, sameNotFound } from './v1-kit.ts';
 
 describe('account API: account, orders and geo', () => {
   let server: TestServer;
@@ -37,14 +37,6 @@ describe('account API: account, orders and geo', () => {
     idempotency_key: `aog-${++seq}`,
     ...over,
   });
-
-  async function sameNotFound(call: (id: string) => Promise<V1Answer>, foreignId: string, field: string) {
-    const unknown = await storesNothing(server.deps, () => call(UNKNOWN_ID));
-    const theirs = await storesNothing(server.deps, () => call(foreignId));
-    failed(unknown, 404, [field]);
-    failed(theirs, 404, [field]);
-    assert.equal(theirs.text, unknown.text, 'another account’s id is indistinguishable from an unknown one');
-  }
 
   describe('account', () => {
     test('GET /account answers the account of the key, its scopes, limits and only its own stores', async () => {
@@ -104,11 +96,11 @@ describe('account API: account, orders and geo', () => {
     });
 
     test('POST /orders for another account’s store answers the same 404 as an unknown store and stores nothing', async () => {
-      await sameNotFound((id) => v1.post('/api/v1/orders', { body: orderBody({ store_id: id, idempotency_key: 'nf-store' }) }), foreign.storeId, 'store_id');
+      await sameNotFound(server.deps, (id) => v1.post('/api/v1/orders', { body: orderBody({ store_id: id, idempotency_key: 'nf-store' }) }), foreign.storeId, 'store_id');
     });
 
     test('POST /orders for another account’s product answers the same 404 as an unknown product and stores nothing', async () => {
-      await sameNotFound((id) => v1.post('/api/v1/orders', { body: orderBody({ product_id: id, idempotency_key: 'nf-product' }) }), foreign.productId, 'product_id');
+      await sameNotFound(server.deps, (id) => v1.post('/api/v1/orders', { body: orderBody({ product_id: id, idempotency_key: 'nf-product' }) }), foreign.productId, 'product_id');
     });
 
     test('POST /orders with a text/plain body answers 415 and stores nothing', async () => {
@@ -123,7 +115,7 @@ describe('account API: account, orders and geo', () => {
     });
 
     test('GET /orders/{order_id} of an unknown and of another account’s order answer the same 404', async () => {
-      await sameNotFound((id) => v1.get('/api/v1/orders/{order_id}', { params: { order_id: id } }), foreignOrder, 'order_id');
+      await sameNotFound(server.deps, (id) => v1.get('/api/v1/orders/{order_id}', { params: { order_id: id } }), foreignOrder, 'order_id');
     });
 
     test('GET /orders takes statuses as repeated or comma-separated query parameters', async () => {

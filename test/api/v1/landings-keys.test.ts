@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { addStore, openShop, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import { OPEN_LIMITS } from '../orders/order-kit.ts';
-import { UNKNOWN_ID, V1Client, failed, ok, rows, storesNothing, type V1Answer } from './v1-kit.ts';
+import { UNKNOWN_ID, V1Client, failed, ok, rows, storesNothing, type V1Answer, sameNotFound } from './v1-kit.ts';
 
 const LANDING = '/api/v1/landing-pages/{landing_page_id}';
 const KEY = '/api/v1/keys/{key_id}';
@@ -33,14 +33,6 @@ describe('account API: landing pages and keys', () => {
 
   const landingRow = async (id: string) => (await rows(server.deps, 'select * from landing_pages where id = ?', id))[0]!;
   const keyRow = async (id: string) => (await rows(server.deps, 'select * from api_keys where id = ?', id))[0]!;
-
-  async function sameNotFound(call: (id: string) => Promise<V1Answer>, foreignId: string, field: string) {
-    const unknown = await storesNothing(server.deps, () => call(UNKNOWN_ID));
-    const theirs = await storesNothing(server.deps, () => call(foreignId));
-    failed(unknown, 404, [field]);
-    failed(theirs, 404, [field]);
-    assert.equal(theirs.text, unknown.text, 'another account’s id is indistinguishable from an unknown one');
-  }
 
   describe('landing pages', () => {
     let draftProduct = '';
@@ -111,7 +103,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('POST /landing-pages for another account’s product answers the same 404 as an unknown product and stores nothing', async () => {
-      await sameNotFound((id) => v1.post('/api/v1/landing-pages', { body: { product_id: id, slug: 'robada' } }), foreign.productId, 'product_id');
+      await sameNotFound(server.deps, (id) => v1.post('/api/v1/landing-pages', { body: { product_id: id, slug: 'robada' } }), foreign.productId, 'product_id');
     });
 
     test('POST /landing-pages with a store_id that is not the product’s store answers 400 naming product_id and stores nothing', async () => {
@@ -126,7 +118,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('GET /landing-pages/{landing_page_id} of an unknown and of another account’s page answer the same 404', async () => {
-      await sameNotFound((id) => v1.get(LANDING, { params: { landing_page_id: id } }), foreign.landingId, 'landing_page_id');
+      await sameNotFound(server.deps, (id) => v1.get(LANDING, { params: { landing_page_id: id } }), foreign.landingId, 'landing_page_id');
     });
 
     test('PATCH /landing-pages/{landing_page_id} changes the fields sent and merges the theme', async () => {
@@ -142,11 +134,11 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('PATCH /landing-pages/{landing_page_id} to another account’s product answers the same 404 as an unknown product and changes nothing', async () => {
-      await sameNotFound((id) => v1.patch(LANDING, { params: { landing_page_id: landingId }, body: { product_id: id } }), foreign.productId, 'product_id');
+      await sameNotFound(server.deps, (id) => v1.patch(LANDING, { params: { landing_page_id: landingId }, body: { product_id: id } }), foreign.productId, 'product_id');
     });
 
     test('PATCH /landing-pages/{landing_page_id} of another account’s page answers the same 404 as an unknown one', async () => {
-      await sameNotFound((id) => v1.patch(LANDING, { params: { landing_page_id: id }, body: { title: 'Mía' } }), foreign.landingId, 'landing_page_id');
+      await sameNotFound(server.deps, (id) => v1.patch(LANDING, { params: { landing_page_id: id }, body: { title: 'Mía' } }), foreign.landingId, 'landing_page_id');
     });
 
     test('PUT /landing-pages/{landing_page_id}/sections replaces the sections in order', async () => {
@@ -162,7 +154,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('PUT /landing-pages/{landing_page_id}/sections of another account’s page answers the same 404 as an unknown one', async () => {
-      await sameNotFound((id) => v1.put(`${LANDING}/sections`, { params: { landing_page_id: id }, body: { sections: [{ type: 'text', body: 'x' }] } }), foreign.landingId, 'landing_page_id');
+      await sameNotFound(server.deps, (id) => v1.put(`${LANDING}/sections`, { params: { landing_page_id: id }, body: { sections: [{ type: 'text', body: 'x' }] } }), foreign.landingId, 'landing_page_id');
     });
 
     test('POST /landing-pages/{landing_page_id}/publish without a body publishes a ready page', async () => {
@@ -181,7 +173,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('POST /landing-pages/{landing_page_id}/publish of another account’s page answers the same 404 as an unknown one', async () => {
-      await sameNotFound((id) => v1.post(`${LANDING}/publish`, { params: { landing_page_id: id } }), foreign.landingId, 'landing_page_id');
+      await sameNotFound(server.deps, (id) => v1.post(`${LANDING}/publish`, { params: { landing_page_id: id } }), foreign.landingId, 'landing_page_id');
     });
 
     test('DELETE /landing-pages/{landing_page_id} of a published page answers 409 and deletes nothing', async () => {
@@ -197,7 +189,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('POST /landing-pages/{landing_page_id}/unpublish of another account’s page answers the same 404 and leaves it published', async () => {
-      await sameNotFound((id) => v1.post(`${LANDING}/unpublish`, { params: { landing_page_id: id } }), foreign.landingId, 'landing_page_id');
+      await sameNotFound(server.deps, (id) => v1.post(`${LANDING}/unpublish`, { params: { landing_page_id: id } }), foreign.landingId, 'landing_page_id');
       assert.equal((await landingRow(foreign.landingId)).published, 1);
     });
 
@@ -218,7 +210,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('GET /landing-pages of another account’s product answers the same 404 as an unknown product', async () => {
-      await sameNotFound((id) => v1.get('/api/v1/landing-pages', { query: { product_id: id } }), foreign.productId, 'product_id');
+      await sameNotFound(server.deps, (id) => v1.get('/api/v1/landing-pages', { query: { product_id: id } }), foreign.productId, 'product_id');
     });
 
     test('DELETE /landing-pages/{landing_page_id} deletes an unpublished page and answers what it deleted', async () => {
@@ -229,7 +221,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('DELETE /landing-pages/{landing_page_id} of another account’s page answers the same 404 and deletes nothing', async () => {
-      await sameNotFound((id) => v1.delete(LANDING, { params: { landing_page_id: id } }), foreign.landingId, 'landing_page_id');
+      await sameNotFound(server.deps, (id) => v1.delete(LANDING, { params: { landing_page_id: id } }), foreign.landingId, 'landing_page_id');
     });
 
     test('DELETE /landing-pages/{landing_page_id} with a body parameter in the query string answers 400 naming it', async () => {
@@ -269,7 +261,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('POST /keys/publishable for another account’s store answers the same 404 as an unknown store and stores nothing', async () => {
-      await sameNotFound((id) => v1.post('/api/v1/keys/publishable', { body: { store_id: id } }), foreign.storeId, 'store_id');
+      await sameNotFound(server.deps, (id) => v1.post('/api/v1/keys/publishable', { body: { store_id: id } }), foreign.storeId, 'store_id');
     });
 
     test('POST /keys/secret creates a live secret key that works on /api/v1 at once', async () => {
@@ -286,7 +278,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('POST /keys/secret for another account’s store answers the same 404 as an unknown store and stores nothing', async () => {
-      await sameNotFound((id) => v1.post('/api/v1/keys/secret', { body: { store_id: id } }), foreign.storeId, 'store_id');
+      await sameNotFound(server.deps, (id) => v1.post('/api/v1/keys/secret', { body: { store_id: id } }), foreign.storeId, 'store_id');
     });
 
     test('PATCH /keys/{key_id} renames a key and makes a publishable key follow the store domains again', async () => {
@@ -302,7 +294,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('PATCH /keys/{key_id} of another account’s key answers the same 404 as an unknown key and changes nothing', async () => {
-      await sameNotFound((id) => v1.patch(KEY, { params: { key_id: id }, body: { label: 'mine' } }), foreign.liveKeyId, 'key_id');
+      await sameNotFound(server.deps, (id) => v1.patch(KEY, { params: { key_id: id }, body: { label: 'mine' } }), foreign.liveKeyId, 'key_id');
     });
 
     test('GET /keys lists masked keys filtered by store, type and mode, never a key or its hash', async () => {
@@ -333,7 +325,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('POST /keys/{key_id}/revoke of another account’s key answers the same 404 as an unknown key and leaves it active', async () => {
-      await sameNotFound((id) => v1.post(`${KEY}/revoke`, { params: { key_id: id } }), foreign.liveKeyId, 'key_id');
+      await sameNotFound(server.deps, (id) => v1.post(`${KEY}/revoke`, { params: { key_id: id } }), foreign.liveKeyId, 'key_id');
       assert.equal((await keyRow(foreign.liveKeyId)).revoked_at, null);
     });
 

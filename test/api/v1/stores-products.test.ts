@@ -7,7 +7,7 @@ import { openShop, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import { buyer } from '../../mcp/mcp-kit.ts';
 import { OPEN_LIMITS, nextPhone } from '../orders/order-kit.ts';
-import { UNKNOWN_ID, V1Client, failed, ok, rows, storesNothing } from './v1-kit.ts';
+import { UNKNOWN_ID, V1Client, failed, ok, rows, storesNothing, sameNotFound } from './v1-kit.ts';
 
 const STORE = '/api/v1/stores/{store_id}';
 const PRODUCT = '/api/v1/products/{product_id}';
@@ -37,15 +37,6 @@ describe('account API: stores and products', () => {
   }
 
   /** The unknown id and the other account's id answer the same bytes. */
-  async function sameNotFound(call: (id: string) => Promise<import('./v1-kit.ts').V1Answer>, foreignId: string, field: string) {
-    const unknown = await storesNothing(server.deps, () => call(UNKNOWN_ID));
-    const theirs = await storesNothing(server.deps, () => call(foreignId));
-    failed(unknown, 404, [field]);
-    failed(theirs, 404, [field]);
-    assert.equal(theirs.text, unknown.text, 'another account’s id is indistinguishable from an unknown one');
-    assert.ok(!theirs.text.includes(foreignId));
-  }
-
   describe('stores', () => {
     let storeId = '';
 
@@ -120,7 +111,7 @@ describe('account API: stores and products', () => {
     });
 
     test('GET /stores/{store_id} of an unknown store and of another account’s store answer the same 404', async () => {
-      await sameNotFound((id) => v1.get(STORE, { params: { store_id: id } }), foreign.storeId, 'store_id');
+      await sameNotFound(server.deps, (id) => v1.get(STORE, { params: { store_id: id } }), foreign.storeId, 'store_id');
     });
 
     test('GET /stores/{store_id} with an id that is not a UUID answers 400 naming store_id', async () => {
@@ -149,7 +140,7 @@ describe('account API: stores and products', () => {
     });
 
     test('PATCH /stores/{store_id} of another account’s store answers the same 404 as an unknown one and changes nothing', async () => {
-      await sameNotFound((id) => v1.patch(STORE, { params: { store_id: id }, body: { name: 'Mine now' } }), foreign.storeId, 'store_id');
+      await sameNotFound(server.deps, (id) => v1.patch(STORE, { params: { store_id: id }, body: { name: 'Mine now' } }), foreign.storeId, 'store_id');
     });
 
     test('PATCH /stores/{store_id} moving a store with orders to another country answers 409 naming country and changes nothing', async () => {
@@ -187,7 +178,7 @@ describe('account API: stores and products', () => {
     });
 
     test('DELETE /stores/{store_id}/domains/{domain} on another account’s store answers the same 404 as an unknown store', async () => {
-      await sameNotFound((id) => v1.delete(`${STORE}/domains/{domain}`, { params: { store_id: id, domain: 'shop.example.com' } }), foreign.storeId, 'store_id');
+      await sameNotFound(server.deps, (id) => v1.delete(`${STORE}/domains/{domain}`, { params: { store_id: id, domain: 'shop.example.com' } }), foreign.storeId, 'store_id');
     });
 
     test('POST /stores/{store_id}/archive without a body archives the store, unpublishes its pages and revokes its publishable keys', async () => {
@@ -214,7 +205,7 @@ describe('account API: stores and products', () => {
     });
 
     test('POST /stores/{store_id}/archive of another account’s store answers the same 404 as an unknown one', async () => {
-      await sameNotFound((id) => v1.post(`${STORE}/archive`, { params: { store_id: id }, body: { reason: 'hostile' } }), foreign.storeId, 'store_id');
+      await sameNotFound(server.deps, (id) => v1.post(`${STORE}/archive`, { params: { store_id: id }, body: { reason: 'hostile' } }), foreign.storeId, 'store_id');
       assert.equal((await storeRow(foreign.storeId)).archived_at, null);
     });
 
@@ -321,7 +312,7 @@ describe('account API: stores and products', () => {
     });
 
     test('POST /products into another account’s store answers the same 404 as an unknown store and stores nothing', async () => {
-      await sameNotFound((id) => v1.post('/api/v1/products', { body: { store_id: id, name: 'Intrusa' } }), foreign.storeId, 'store_id');
+      await sameNotFound(server.deps, (id) => v1.post('/api/v1/products', { body: { store_id: id, name: 'Intrusa' } }), foreign.storeId, 'store_id');
     });
 
     test('GET /products/{product_id} answers the stored product with its packs and landing counts', async () => {
@@ -333,7 +324,7 @@ describe('account API: stores and products', () => {
     });
 
     test('GET /products/{product_id} of an unknown and of another account’s product answer the same 404', async () => {
-      await sameNotFound((id) => v1.get(PRODUCT, { params: { product_id: id } }), foreign.productId, 'product_id');
+      await sameNotFound(server.deps, (id) => v1.get(PRODUCT, { params: { product_id: id } }), foreign.productId, 'product_id');
     });
 
     test('PATCH /products/{product_id} changes the fields sent, replaces the images and "" clears the SKU', async () => {
@@ -357,7 +348,7 @@ describe('account API: stores and products', () => {
     });
 
     test('PATCH /products/{product_id} of another account’s product answers the same 404 as an unknown one', async () => {
-      await sameNotFound((id) => v1.patch(PRODUCT, { params: { product_id: id }, body: { name: 'Mía' } }), foreign.productId, 'product_id');
+      await sameNotFound(server.deps, (id) => v1.patch(PRODUCT, { params: { product_id: id }, body: { name: 'Mía' } }), foreign.productId, 'product_id');
     });
 
     test('PUT /products/{product_id}/stock sets the units on hand with the reason', async () => {
@@ -405,7 +396,7 @@ describe('account API: stores and products', () => {
     });
 
     test('PUT /products/{product_id}/packs of another account’s product answers the same 404 as an unknown one', async () => {
-      await sameNotFound((id) => v1.put(`${PRODUCT}/packs`, { params: { product_id: id }, body: { packs: [{ quantity: 1, price: 1 }] } }), foreign.productId, 'product_id');
+      await sameNotFound(server.deps, (id) => v1.put(`${PRODUCT}/packs`, { params: { product_id: id }, body: { packs: [{ quantity: 1, price: 1 }] } }), foreign.productId, 'product_id');
     });
 
     test('POST /pack-prices reprices packs of two products in one call', async () => {
@@ -441,7 +432,7 @@ describe('account API: stores and products', () => {
     });
 
     test('POST /pack-prices naming another account’s product answers the same 404 as an unknown one and changes nothing', async () => {
-      await sameNotFound(
+      await sameNotFound(server.deps, 
         (id) => v1.post('/api/v1/pack-prices', { body: { updates: [{ product_id: shop.productId, quantity: 1, price: 1 }, { product_id: id, quantity: 1, price: 1 }] } }),
         foreign.productId,
         'updates.1.product_id',
@@ -488,7 +479,7 @@ describe('account API: stores and products', () => {
     });
 
     test('GET /price-floor-violations of another account’s store answers the same 404 as an unknown store', async () => {
-      await sameNotFound((id) => v1.get('/api/v1/price-floor-violations', { query: { store_id: id } }), foreign.storeId, 'store_id');
+      await sameNotFound(server.deps, (id) => v1.get('/api/v1/price-floor-violations', { query: { store_id: id } }), foreign.storeId, 'store_id');
     });
 
     test('POST /products/{product_id}/duplicate copies a product as a draft without its SKU into the same store', async () => {
@@ -503,7 +494,7 @@ describe('account API: stores and products', () => {
     });
 
     test('POST /products/{product_id}/duplicate into another account’s store answers the same 404 as an unknown store and stores nothing', async () => {
-      await sameNotFound((id) => v1.post(`${PRODUCT}/duplicate`, { params: { product_id: productId }, body: { target_store_id: id } }), foreign.storeId, 'target_store_id');
+      await sameNotFound(server.deps, (id) => v1.post(`${PRODUCT}/duplicate`, { params: { product_id: productId }, body: { target_store_id: id } }), foreign.storeId, 'target_store_id');
     });
 
     test('POST /products/{product_id}/archive of a product a published page sells answers 409 naming unpublish_landings and changes nothing', async () => {
@@ -520,7 +511,7 @@ describe('account API: stores and products', () => {
     });
 
     test('POST /products/{product_id}/archive of another account’s product answers the same 404 as an unknown one', async () => {
-      await sameNotFound((id) => v1.post(`${PRODUCT}/archive`, { params: { product_id: id }, body: { unpublish_landings: true } }), foreign.productId, 'product_id');
+      await sameNotFound(server.deps, (id) => v1.post(`${PRODUCT}/archive`, { params: { product_id: id }, body: { unpublish_landings: true } }), foreign.productId, 'product_id');
       assert.equal((await productRow(foreign.productId)).status, 'active');
     });
 
@@ -553,7 +544,7 @@ describe('account API: stores and products', () => {
     });
 
     test('GET /products of another account’s store answers the same 404 as an unknown store', async () => {
-      await sameNotFound((id) => v1.get('/api/v1/products', { query: { store_id: id } }), foreign.storeId, 'store_id');
+      await sameNotFound(server.deps, (id) => v1.get('/api/v1/products', { query: { store_id: id } }), foreign.storeId, 'store_id');
     });
 
     test('GET /products with a status it does not know or a boolean that is not one answers 400 naming the field', async () => {

@@ -174,3 +174,13 @@ export async function rows<T = Record<string, any>>(deps: Pick<Deps, 'db'>, quer
   const strings = Object.assign([...parts], { raw: [...parts] }) as unknown as TemplateStringsArray;
   return (await sql<T>(strings, ...params).execute(deps.db)).rows;
 }
+
+/** Another account's id answers exactly what an unknown id answers (404 on the field), and neither stores anything. */
+export async function sameNotFound(deps: Pick<Deps, 'db'>, call: (id: string) => Promise<V1Answer>, foreignId: string, field: string): Promise<void> {
+  const unknown = await storesNothing(deps, () => call(UNKNOWN_ID));
+  const theirs = await storesNothing(deps, () => call(foreignId));
+  failed(unknown, 404, [field]);
+  failed(theirs, 404, [field]);
+  assert.equal(theirs.text, unknown.text, 'another account’s id is indistinguishable from an unknown one');
+  assert.ok(!theirs.text.includes(foreignId), 'the answer does not echo the id');
+}
