@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { Catalogs } from './use-cases/geo/catalogs.ts';
 import { loadBundledCatalogs } from './use-cases/geo/load-bundled-catalogs.use-case.ts';
 import { SigningKeys } from './use-cases/oauth/signing-keys.ts';
+import { SecretKeys } from './secret-keys.ts';
 
 export interface Deps {
   readonly config: Config;
@@ -16,6 +17,16 @@ export interface Deps {
   readonly catalogs: Catalogs;
   /** OAuth access-token signing keys, cached by kid. */
   readonly signingKeys: SigningKeys;
+  /** Seals and opens stored secrets (platform credentials) with AES-256-GCM. */
+  readonly secrets: SecretKeys;
+  /** Tells the outbox workers of this process that a job is due now (no-op outside `serve`). */
+  readonly nudge: Nudges;
+}
+
+/** Wake-ups for the workers running in this process; a worker registers itself when it starts. */
+export class Nudges {
+  fulfillment: () => void = () => {};
+  whatsapp: () => void = () => {};
 }
 
 export interface App extends Deps {
@@ -33,7 +44,7 @@ export function openApp(config: Config, options: OpenOptions = {}): App {
   const { db, close } = openDatabase(config.dbFile);
   const catalogs = new Catalogs(db, clock);
   const signingKeys = new SigningKeys(db, clock);
-  return { config, db, log, clock, catalogs, signingKeys, close };
+  return { config, db, log, clock, catalogs, signingKeys, secrets: new SecretKeys(config), nudge: new Nudges(), close };
 }
 
 /** Schema migrations, then the bundled city catalogs a fresh database lacks (`codrail migrate`). */

@@ -42,6 +42,17 @@ export interface Config {
   readonly rateRegisterPerHour: number;
   /** Currencies whose prices must be whole although ISO 4217 gives them decimals (e.g. COP). */
   readonly wholeCurrencies: ReadonlySet<string>;
+  /** Base64 key sealing stored secrets (CODRAIL_SECRET_KEY); unset = the key file next to the database. */
+  readonly secretKey: string | undefined;
+  /** Older keys that still open what they sealed, until `codrail secrets rotate` (CODRAIL_SECRET_KEY_PREVIOUS). */
+  readonly secretKeysPrevious: readonly string[];
+  /** The WhatsApp Cloud API base, e.g. https://graph.facebook.com/v21.0; unset = messages stay queued. */
+  readonly whatsappUrl: string | undefined;
+  readonly whatsappToken: string | undefined;
+  /** The Meta app secret that signs status webhooks (X-Hub-Signature-256); unset = the webhook answers 503. */
+  readonly whatsappAppSecret: string | undefined;
+  /** The token Meta echoes when subscribing the webhook (GET hub.verify_token). */
+  readonly whatsappVerifyToken: string | undefined;
 }
 
 /** What the CLI may pass; every field optional, strings as typed on the command line. */
@@ -62,6 +73,7 @@ export interface ConfigFlags {
   ratePhonePerHour?: string | number | undefined;
   rateRegisterPerHour?: string | number | undefined;
   wholeCurrencies?: string | undefined;
+  whatsappUrl?: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -106,6 +118,16 @@ function baseUrl(value: string | undefined, host: string, port: number): string 
   return url.href.replace(/\/+$/, '');
 }
 
+function secretKey(setting: string, value: string): string {
+  if (Buffer.from(value.trim(), 'base64').length !== 32) throw bad(setting, 'must be 32 bytes in base64 (openssl rand -base64 32)');
+  return value.trim();
+}
+
+function httpUrl(setting: string, value: string | undefined): string | undefined {
+  if (value !== undefined && !/^https?:\/\/[^\s]+$/.test(value)) throw bad(setting, 'must be an http(s) URL');
+  return value?.replace(/\/+$/, '');
+}
+
 function currencyList(value: string | undefined): ReadonlySet<string> {
   if (value === undefined) return new Set();
   const codes = value.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean);
@@ -139,6 +161,15 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     ratePhonePerHour: int('rate-phone-per-hour', pick(flags.ratePhonePerHour, env.CODRAIL_RATE_PHONE_PER_HOUR), DEFAULT_RATE_PHONE_PER_HOUR, 1, 1_000_000),
     rateRegisterPerHour: int('rate-register-per-hour', pick(flags.rateRegisterPerHour, env.CODRAIL_RATE_REGISTER_PER_HOUR), OAUTH_REGISTER_PER_HOUR, 1, 1_000_000),
     wholeCurrencies: currencyList(pick(flags.wholeCurrencies, env.CODRAIL_WHOLE_CURRENCIES) as string | undefined),
+    secretKey: env.CODRAIL_SECRET_KEY ? secretKey('CODRAIL_SECRET_KEY', env.CODRAIL_SECRET_KEY) : undefined,
+    secretKeysPrevious: (env.CODRAIL_SECRET_KEY_PREVIOUS ?? '')
+      .split(',')
+      .filter((k) => k.trim())
+      .map((k, i) => secretKey(`CODRAIL_SECRET_KEY_PREVIOUS[${i}]`, k)),
+    whatsappUrl: httpUrl('whatsapp-url', pick(flags.whatsappUrl, env.CODRAIL_WHATSAPP_URL) as string | undefined),
+    whatsappToken: env.CODRAIL_WHATSAPP_TOKEN || undefined,
+    whatsappAppSecret: env.CODRAIL_WHATSAPP_APP_SECRET || undefined,
+    whatsappVerifyToken: env.CODRAIL_WHATSAPP_VERIFY_TOKEN || undefined,
   });
 }
 

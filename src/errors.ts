@@ -24,6 +24,10 @@ export type ErrorCode =
   | 'idempotency_mismatch'
   | 'invalid_cursor'
   | 'not_ready'
+  /** The store has no platform to push to (no CODRAIL_FULFILLMENT_URL), or no credentials it accepts. */
+  | 'fulfillment_not_connected'
+  /** The fulfillment platform refused or failed a call made for the caller; the message has its status. */
+  | 'fulfillment_error'
   | 'internal'
   // OAuth 2.1 (RFC 6749 §4.1.2.1, §5.2; RFC 7591 §3.2.2; RFC 8707 §2; RFC 6750 §3.1)
   | 'invalid_request'
@@ -57,6 +61,8 @@ const STATUS: Record<ErrorCode, number> = {
   idempotency_mismatch: 400,
   invalid_cursor: 400,
   not_ready: 503,
+  fulfillment_not_connected: 409,
+  fulfillment_error: 502,
   internal: 500,
   invalid_request: 400,
   invalid_client: 401,
@@ -112,3 +118,10 @@ export const invalidState = (message: string, details?: FieldIssue[]): AppError 
 
 /** An OAuth error (RFC 6749 §5.2): the code is the answer; the description stays generic. */
 export const oauthError = (code: ErrorCode, description?: string): AppError => new AppError(code, description ?? code);
+
+/**
+ * A platform failure seen by a tool's caller. A failure worth retrying carries Retry-After (seconds),
+ * which REST sends as a header and MCP turns into `retryable: true`.
+ */
+export const fulfillmentError = (message: string, retryable: boolean, field = 'fulfillment'): AppError =>
+  new AppError('fulfillment_error', message, [{ field, message }], retryable ? { 'Retry-After': '5' } : undefined);

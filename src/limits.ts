@@ -109,6 +109,15 @@ export const FULFILLMENT_BACKOFF_MAX_MS = 10 * 60_000;
 export const FULFILLMENT_LEASE_MARGIN_MS = 1_000;
 /** How often the worker looks for due jobs when it has nothing to do. */
 export const FULFILLMENT_POLL_MS = 250;
+/** A cancellation waits this long for a push in flight to record its outcome. */
+export const FULFILLMENT_CANCEL_WAIT_MS = 1_000;
+/** How long a tool waits for a push or cancel it started (or found in flight) before answering "queued". */
+export const FULFILLMENT_TOOL_WAIT_MS = 15_000;
+/** push_confirmed_orders: at most this many orders per call (MCP-TOOLS.md §6.8), 20 by default. */
+export const PUSH_BATCH_MAX = 50;
+export const PUSH_BATCH_DEFAULT = 20;
+/** sync_fulfillment_status: orders read from the platform per call. */
+export const SYNC_MAX_ORDERS = 100;
 /** Signed webhooks older or newer than this are refused (replay window). */
 export const WEBHOOK_TOLERANCE_S = 300;
 
@@ -177,3 +186,14 @@ export const CHECKOUT_PRODUCT_MAX_AGE_S = 60;
 export const LANDING_CACHE_ENTRIES = 200;
 /** The no-script form post of a landing page. */
 export const LANDING_FORM_MAX_BYTES = 16 * 1024;
+
+// WhatsApp outbox (issue 12). The Cloud API accepts tens of messages per second per number; a small
+// concurrency keeps the buyer's messages in order and far from its throughput limits.
+export const WHATSAPP_CONCURRENCY = 4;
+export const WHATSAPP_POLL_MS = 250;
+export const WHATSAPP_TIMEOUT_MS = 10_000;
+export const WHATSAPP_MAX_ATTEMPTS = 8;
+export const WHATSAPP_BACKOFF_BASE_MS = 1_000;
+export const WHATSAPP_BACKOFF_MAX_MS = 5 * 60_000;
+/** Status webhooks (Meta's POSTs) larger than this are refused. */
+export const WHATSAPP_WEBHOOK_MAX_BYTES = 256 * 1024;

@@ -6,6 +6,7 @@ import { citiesRoute } from './geo/cities.route.ts';
 import { healthzRoute, readyzRoute } from './health.route.ts';
 import { openApiRoute } from './openapi.route.ts';
 import { webhookRoute } from './fulfillment/webhook.route.ts';
+import { whatsappWebhookRoute, whatsappWebhookVerifyRoute } from './whatsapp/whatsapp-webhook.route.ts';
 import { operationRoutes } from './v1/operation.route.ts';
 import { landingOrderRoute, landingRoute } from './landings/landing.route.ts';
 import { checkoutProductRoute, checkoutScriptRoute } from './landings/checkout.route.ts';
@@ -20,6 +21,9 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/readyz', handler: readyzRoute },
   { method: 'GET', path: '/openapi.json', handler: openApiRoute },
   { method: 'POST', path: '/api/fulfillment/webhook', handler: webhookRoute },
+  // WhatsApp Cloud API message statuses (signed by Meta's app secret) and its subscription handshake.
+  { method: 'POST', path: '/api/whatsapp/webhook', handler: whatsappWebhookRoute },
+  { method: 'GET', path: '/api/whatsapp/webhook', handler: whatsappWebhookVerifyRoute },
   // The buyer's side: landing pages (mode 1, with a no-script form post) and the embedded checkout (mode 2).
   { method: 'GET', path: '/l/:slug', handler: landingRoute },
   { method: 'POST', path: '/l/:slug', handler: landingOrderRoute },

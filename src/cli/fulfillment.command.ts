@@ -9,7 +9,7 @@ const loadFulfillment = () => import('../use-cases/fulfillment/fulfillment.use-c
 const loadSimulator = () => import('../use-cases/fulfillment/simulator.use-case.ts');
 
 export function register(program: Command): void {
-  const fulfillment = program.command('fulfillment').description('fulfillment push: list, replay, sync, and a local platform simulator');
+  const fulfillment = program.command('fulfillment').description('fulfillment push: list, replay, sync, connection (per-store credentials), products (platform catalog), and a local platform simulator');
   fulfillment
     .command('list')
     .description('push jobs, most recently changed first, with counts per state')
@@ -48,8 +48,9 @@ export function register(program: Command): void {
     .option('--late-ms <n>', 'how late those answers come', '15000')
     .option('--latency-ms <n>', 'added to every answer', '0')
     .option('--rate-limit <n>', 'requests per second before 429 with Retry-After (0 = none)', '0')
+    .option('--accept-token <token>', 'accept this bearer token as its own platform account (repeatable; default: CODRAIL_FULFILLMENT_TOKEN, or any token)', (t: string, all: string[] = []) => [...all, t])
     .option('--webhook-url <url>', "POST status changes there, signed with CODRAIL_FULFILLMENT_WEBHOOK_SECRET (e.g. http://127.0.0.1:3000/api/fulfillment/webhook)")
-    .action(async (o: { port: string; host: string; failRate: string; timeoutRate: string; lateMs: string; latencyMs: string; rateLimit: string; webhookUrl?: string }, cmd: Command) => {
+    .action(async (o: { port: string; host: string; failRate: string; timeoutRate: string; lateMs: string; latencyMs: string; rateLimit: string; acceptToken?: string[]; webhookUrl?: string }, cmd: Command) => {
       const num = (name: string, text: string, max: number, whole = true) => {
         const n = Number(text);
         const shape = whole ? /^\d+$/ : /^\d+(?:\.\d+)?$/;
@@ -60,7 +61,7 @@ export function register(program: Command): void {
       const sim = await (await loadSimulator()).runSimulator({
         port: num('port', o.port, 65535),
         host: o.host,
-        token: settings.fulfillmentToken,
+        ...(o.acceptToken?.length ? { tokens: [...(settings.fulfillmentToken ? [settings.fulfillmentToken] : []), ...o.acceptToken] } : { token: settings.fulfillmentToken }),
         failRate: num('fail-rate', o.failRate, 1, false),
         timeoutRate: num('timeout-rate', o.timeoutRate, 1, false),
         lateMs: num('late-ms', o.lateMs, 600_000),

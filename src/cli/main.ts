@@ -10,6 +10,8 @@ import { register as orders } from './orders.command.ts';
 import { register as cities } from './cities.command.ts';
 import { register as fulfillment } from './fulfillment.command.ts';
 import { register as oauth } from './oauth.command.ts';
+import { register as whatsapp } from './whatsapp.command.ts';
+import { register as secrets } from './secrets.command.ts';
 import { registerGroups, registerOperations, requestedGroup } from './operations.command.ts';
 import { fail } from './output.ts';
 
@@ -22,7 +24,7 @@ export async function buildProgram(withOperations: boolean): Promise<Command> {
     .option('--json', 'print exactly one JSON document on stdout')
     .showHelpAfterError()
     .exitOverride();
-  for (const group of [migrate, serve, demo, accounts, stores, keys, orders, cities, fulfillment, oauth]) group(program);
+  for (const group of [migrate, serve, demo, accounts, stores, keys, orders, cities, fulfillment, whatsapp, oauth, secrets]) group(program);
   registerGroups(program);
   // Only a command line that names a derived group pays for loading every use-case (SPEC 14: `--help` stays fast).
   if (withOperations) await registerOperations(program, (await import('../use-cases/operations/index.ts')).OPERATIONS);

@@ -87,6 +87,7 @@ export const OPERATION_GROUPS: Readonly<Record<string, string>> = {
   landings: 'landing pages: sections, SEO, theme, publish (public page /l/<slug>)',
   keys: 'API keys: publishable (checkouts) and secret (server to server)',
   geo: 'countries, regions, cities, city canonicalization, phone numbers',
-  orders: 'orders: list, show, search, resolve-city, set-status, update-buyer, note, events',
-  whatsapp: "WhatsApp notifications to buyers: a store's settings and templates, message previews",
+  orders: 'orders: list, show, search, resolve-city, set-status, update-buyer, cancel, note, events, push, push-confirmed, sync',
+  fulfillment: 'fulfillment push: list, replay, sync, connection (per-store credentials), products (platform catalog), and a local platform simulator',
+  whatsapp: "WhatsApp notifications to buyers: a store's settings and templates, previews, sends, message statuses, and a local Cloud API simulator",
 };

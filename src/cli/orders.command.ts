@@ -13,7 +13,7 @@ const line = (o: Summary) =>
 const lines = (list: Summary[]) => (list.length ? list.map(line).join('\n') : '(no orders)');
 
 export function register(program: Command): void {
-  const orders = program.command('orders').description('orders: list, show, search, resolve-city, set-status, update-buyer, note, events');
+  const orders = program.command('orders').description('orders: list, show, search, resolve-city, set-status, update-buyer, cancel, note, events, push, push-confirmed, sync');
   orders
     .command('list')
     .description('list orders, newest first')

@@ -20,6 +20,7 @@ export function register(program: Command): void {
     .option('--fulfillment-max-attempts <n>', 'attempts before a push is dead (CODRAIL_FULFILLMENT_MAX_ATTEMPTS, default 10)')
     .option('--fulfillment-timeout-ms <n>', 'platform request timeout (CODRAIL_FULFILLMENT_TIMEOUT_MS, default 10000)')
     .option('--fulfillment-backoff-ms <n>', 'first retry delay, doubled per attempt (CODRAIL_FULFILLMENT_BACKOFF_MS, default 1000)')
+    .option('--whatsapp-url <url>', 'WhatsApp Cloud API base, e.g. https://graph.facebook.com/v21.0 (CODRAIL_WHATSAPP_URL); unset: messages stay queued')
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)')
     .option('--rate-ip-per-min <n>', 'order requests per client IP per minute (CODRAIL_RATE_IP_PER_MIN, default 10)')
     .option('--rate-key-per-min <n>', 'order requests per key per minute (CODRAIL_RATE_KEY_PER_MIN, default 120)')
@@ -44,7 +45,7 @@ export async function loadRoutes() {
 
 export async function serve(flags: ServeOptions & { db?: string | undefined }): Promise<void> {
   // Loaded when serving, not when the CLI starts (`codrail --help` stays fast, SPEC 14).
-  const [{ migrate, openApp }, { createHttpServer }, routes, { runDemo }, { sweepExpired }, { startPushWorker }] = await Promise.all([
+  const [{ migrate, openApp }, { createHttpServer }, routes, { runDemo }, { sweepExpired }, { startPushWorker, startWhatsappWorker }] = await Promise.all([
     import('../app.ts'),
     import('../http/server.ts'),
     loadRoutes(),
@@ -55,6 +56,9 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
   const config = loadConfig(flags);
   const app = openApp(config);
   await migrate(app);
+  // The key that seals stored credentials exists from the first run (a key file next to the database
+  // unless CODRAIL_SECRET_KEY is set), so backing up the database directory backs it up too.
+  app.secrets.box();
   const http = createHttpServer(app, routes);
   const port = await http.listen(config.port, config.host);
   const deps = { ...app, config: withListenPort(config, port, baseUrlIsExplicit(flags)) };
@@ -69,6 +73,9 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
     config.fulfillmentUrl
       ? `  fulfillment: pushing live orders to ${new URL(config.fulfillmentUrl).origin} (codrail fulfillment list)`
       : '  fulfillment: no platform configured (CODRAIL_FULFILLMENT_URL); live orders stay queued',
+    config.whatsappUrl
+      ? `  whatsapp: sending buyer messages through ${new URL(config.whatsappUrl).origin} (statuses: POST ${base}/api/whatsapp/webhook)`
+      : '  whatsapp: no Cloud API configured (CODRAIL_WHATSAPP_URL); messages stay queued',
   ];
   if (flags.demo) {
     const demo = await runDemo(deps);
@@ -98,6 +105,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
   const worker = startPushWorker(deps);
+  const whatsappWorker = startWhatsappWorker(deps);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -105,7 +113,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
     stopping = true;
     clearInterval(sweep);
     app.log.info({ signal }, 'shutting down: draining requests');
-    await Promise.all([http.close(), worker?.stop()]);
+    await Promise.all([http.close(), worker?.stop(), whatsappWorker?.stop()]);
     await app.close();
     app.log.flush();
     process.exit(0);

@@ -23,3 +23,14 @@ export function verifyWebhook(secret: string, body: Buffer | string, header: str
   const expected = createHmac('sha256', secret).update(`${t}.`).update(body).digest();
   return timingSafeEqual(expected, Buffer.from(given, 'hex'));
 }
+
+/** Meta's webhook signature (WhatsApp Cloud API): `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>` with the app secret. */
+export function signHubWebhook(appSecret: string, body: Buffer | string): string {
+  return `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`;
+}
+
+export function verifyHubWebhook(appSecret: string, body: Buffer | string, header: string | undefined): boolean {
+  const m = /^sha256=([0-9a-f]{64})$/i.exec(header?.trim() ?? '');
+  if (!m) return false;
+  return timingSafeEqual(createHmac('sha256', appSecret).update(body).digest(), Buffer.from(m[1]!, 'hex'));
+}

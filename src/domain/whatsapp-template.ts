@@ -25,3 +25,20 @@ export function unknownPlaceholders(text: string): string[] {
 export function renderTemplate(text: string, values: Readonly<Record<Placeholder, string>>): string {
   return text.replace(TOKEN, (whole, name: string) => ((PLACEHOLDERS as readonly string[]).includes(name) ? values[name as Placeholder] : whole));
 }
+
+/** The placeholders a text names, in order of appearance: a Cloud API template's body parameters. */
+export function placeholderOrder(text: string): Placeholder[] {
+  return [...text.matchAll(TOKEN)].map((m) => m[1]!).filter((name): name is Placeholder => (PLACEHOLDERS as readonly string[]).includes(name));
+}
+
+/** The order statuses that message the buyer, and the event (template key) each one sends. */
+export const EVENT_OF_STATUS: Readonly<Partial<Record<string, WhatsappEvent>>> = {
+  confirmed: 'order_confirmed',
+  shipped: 'order_shipped',
+  delivered: 'order_delivered',
+};
+
+export const MESSAGE_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'read', 'failed', 'cancelled'] as const;
+
+/** The Cloud API template language codes sent with template messages (the defaults are Spanish). */
+export const TEMPLATE_LANGUAGE = 'es';

@@ -4,9 +4,14 @@
 // The token travels in the Authorization header only and is never part of an error or a log line.
 import * as v from 'valibot';
 import {
+  PlatformAccountSchema,
+  PlatformCatalogPageSchema,
+  PlatformCatalogProductSchema,
   PlatformOrderListSchema,
   PlatformOrderSchema,
   type CreatePlatformOrder,
+  type PlatformAccount,
+  type PlatformCatalogProduct,
   type PlatformOrder,
 } from './contract.ts';
 
@@ -21,6 +26,12 @@ export class PlatformError extends Error {
     readonly retryAfterMs?: number,
   ) {
     super(message);
+  }
+
+  /** The HTTP status in the message, when the platform answered (for `fulfillment_error`). */
+  get status(): number | undefined {
+    const m = /: HTTP (\d{3})/.exec(this.message);
+    return m ? Number(m[1]) : undefined;
   }
 }
 
@@ -60,6 +71,25 @@ export class PlatformClient {
 
   async get(id: string): Promise<PlatformOrder> {
     return answer(PlatformOrderSchema, await this.#call('GET', `/orders/${encodeURIComponent(id)}`), 'GET /orders/{id}');
+  }
+
+  /** Cancels a platform order; cancelling a cancelled order is a no-op there too. */
+  async cancel(id: string): Promise<PlatformOrder> {
+    return answer(PlatformOrderSchema, await this.#call('POST', `/orders/${encodeURIComponent(id)}/cancel`, {}), 'POST /orders/{id}/cancel');
+  }
+
+  /** Whose token this is: the live check behind set_fulfillment_credentials and test_fulfillment_connection. */
+  async account(): Promise<PlatformAccount> {
+    return answer(PlatformAccountSchema, await this.#call('GET', '/account'), 'GET /account');
+  }
+
+  async products(query: string | undefined, page: number, perPage: number) {
+    const q = new URLSearchParams({ page: String(page), per_page: String(perPage), ...(query ? { query } : {}) });
+    return answer(PlatformCatalogPageSchema, await this.#call('GET', `/products?${q}`), 'GET /products');
+  }
+
+  async product(id: string): Promise<PlatformCatalogProduct> {
+    return answer(PlatformCatalogProductSchema, await this.#call('GET', `/products/${encodeURIComponent(id)}`), 'GET /products/{id}');
   }
 
   async #call(method: string, path: string, body?: unknown): Promise<unknown> {

@@ -1,27 +1,33 @@
-// The outbox worker inside `codrail serve` (SPEC 7): claims due jobs under a lease, pushes them
-// with p-queue at bounded concurrency, retries with exponential backoff and full jitter (Retry-After
-// wins when longer), and marks a job dead after the configured attempts. The platform has no
-// idempotency, so any attempt after the first looks the order up by external reference before it
-// creates anything: at most one platform order per codrail order, even after a crash mid-push.
-import PQueue from 'p-queue';
+// The fulfillment outbox (SPEC 7; issue 12): push jobs create the order at the platform, cancel jobs
+// cancel what a push created. The worker inside `codrail serve` runs them on the one outbox loop
+// (src/outbox/outbox-loop.ts); the push and cancel tools run one claimed job at once through the
+// same `attemptJob`. The platform has no idempotency, so any push attempt after the first looks the
+// order up by external reference before it creates anything: at most one platform order per codrail
+// order, even after a crash mid-push, a replay or a tool's push racing the worker (the lease decides).
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/connect.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { claimDueJobs, finishJob, killJob, pushPayloadRows, retryJob, type JobRow } from '../db/queries/fulfillment.queries.ts';
-import { insertEvent } from '../db/queries/orders.queries.ts';
+import { abandonJob, claimDueJobs, finishJob, killJob, markConnection, pushPayloadRows, retryJob, type JobRow } from '../db/queries/fulfillment.queries.ts';
+import { findJobByOrder, findOrder, insertEvent } from '../db/queries/orders.queries.ts';
 import { newId } from '../ids.ts';
-import { FULFILLMENT_BACKOFF_MAX_MS, FULFILLMENT_LEASE_MARGIN_MS, FULFILLMENT_POLL_MS } from '../limits.ts';
-import { PlatformClient, PlatformError } from './client.ts';
+import { FULFILLMENT_BACKOFF_MAX_MS, FULFILLMENT_CANCEL_WAIT_MS, FULFILLMENT_LEASE_MARGIN_MS, FULFILLMENT_POLL_MS } from '../limits.ts';
+import { OutboxLoop, backoffMs as outboxBackoff } from '../outbox/outbox-loop.ts';
+import type { SecretKeys } from '../secret-keys.ts';
+import { PlatformError } from './client.ts';
 import type { CreatePlatformOrder, PlatformOrder } from './contract.ts';
-import { applyStatusReport } from './apply-status.ts';
+import { applyStatusReport, type StatusReportHook } from './apply-status.ts';
+import { platformFor } from './connections.ts';
 
 export interface WorkerDeps {
   config: Config;
   db: Db;
   log: Logger;
   clock: Clock;
+  secrets: SecretKeys;
+  /** Called inside the transaction that moves an order's status (WhatsApp notifications). */
+  onStatus?: StatusReportHook | undefined;
 }
 
 type Row = NonNullable<Awaited<ReturnType<typeof pushPayloadRows>>>;
@@ -43,138 +49,162 @@ export function platformOrder(o: Row): CreatePlatformOrder {
     rate_type: 'CON RECAUDO',
     total_to_collect: o.total_price_minor / 100,
     currency: o.currency,
-    products: [{ sku: o.fulfillment_product_ref ?? o.product_sku, name: o.product_name, pack: o.pack, quantity: o.quantity, unit_price: o.unit_price_minor / 100 }],
+    products: [
+      {
+        sku: o.fulfillment_product_ref ?? o.product_sku,
+        name: o.product_name,
+        pack: o.pack,
+        quantity: o.quantity,
+        unit_price: o.unit_price_minor / 100,
+        product_id: o.fulfillment_product_ref,
+        variant_id: o.fulfillment_variant_ref,
+      },
+    ],
   };
 }
 
-/** Exponential backoff with jitter: a random delay between base/2 and base × 2^(attempt-1), capped. */
-export function backoffMs(attempt: number, baseMs: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(FULFILLMENT_BACKOFF_MAX_MS, baseMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(baseMs / 2 + random() * (ceiling - baseMs / 2));
+/** Exponential backoff with jitter, capped at FULFILLMENT_BACKOFF_MAX_MS. */
+export const backoffMs = (attempt: number, baseMs: number, random: () => number = Math.random): number => outboxBackoff(attempt, baseMs, FULFILLMENT_BACKOFF_MAX_MS, random);
+
+/** A lease outlives an attempt (a lookup and a create, each bounded by the timeout); after it a crashed attempt's job is reclaimed. */
+export const leaseMs = (config: Config) => config.fulfillmentTimeoutMs * 3 + FULFILLMENT_LEASE_MARGIN_MS;
+
+const asPlatformError = (error: unknown) => (error instanceof PlatformError ? error : new PlatformError('unknown', error instanceof Error ? error.message : String(error)));
+
+async function event(db: Db, job: JobRow, storeId: string, type: string, data: object, now: string) {
+  await insertEvent(db, { id: newId(), order_id: job.order_id, store_id: storeId, type, actor: 'system', data: JSON.stringify(data), created_at: now });
+}
+
+/** A failed attempt: dead when permanent or out of attempts, else due again after the backoff. */
+async function settleFailure(deps: WorkerDeps, job: JobRow, storeId: string, error: unknown, minDelayMs = 0): Promise<void> {
+  const { db, log, clock, config } = deps;
+  const failure = asPlatformError(error);
+  const now = clock.now();
+  const verb = job.action === 'cancel' ? 'cancel' : 'push';
+  if (failure.status === 401 || failure.status === 403) await markConnection(db, storeId, { ok: false, at: now.toISOString(), error: failure.message });
+  if (failure.kind === 'permanent' || job.attempts >= config.fulfillmentMaxAttempts) {
+    if (await killJob(db, job, failure.message, now.toISOString())) {
+      await event(db, job, storeId, job.action === 'cancel' ? 'fulfillment.cancel_dead' : 'fulfillment.dead', { attempts: job.attempts, error: failure.message }, now.toISOString());
+      log.error({ orderId: job.order_id, attempts: job.attempts, error: failure.message }, `fulfillment: ${verb} is dead`);
+    }
+    return;
+  }
+  // Retry-After is honoured, but a platform cannot park a job beyond the backoff cap.
+  const delay = Math.max(minDelayMs, backoffMs(job.attempts, config.fulfillmentBackoffMs), Math.min(failure.retryAfterMs ?? 0, FULFILLMENT_BACKOFF_MAX_MS));
+  await retryJob(db, job, failure.message, new Date(now.getTime() + delay).toISOString(), now.toISOString());
+  log.warn({ orderId: job.order_id, attempt: job.attempts, kind: failure.kind, retryInMs: delay, error: failure.message }, `fulfillment: ${verb} failed, will retry`);
+}
+
+async function attemptPush(deps: WorkerDeps, job: JobRow): Promise<void> {
+  const { db, log, clock } = deps;
+  const row = await pushPayloadRows(db, job.order_id);
+  if (!row) return void (await killJob(db, job, 'order not found', clock.now().toISOString()));
+  if (row.status === 'cancelled') {
+    // Cancelled while this push was due: it never goes out; the cancel job cleans up any earlier attempt.
+    await abandonJob(db, job, clock.now().toISOString());
+    return;
+  }
+  if (row.fulfillment_unlinked_at !== null && row.fulfillment_product_ref === null)
+    return settleFailure(deps, job, row.store_id, new PlatformError('permanent', `product "${row.product_name}" was unlinked from the platform: link it (link_product_to_fulfillment), then push the order again`));
+  try {
+    const access = await platformFor(deps, row.store_id);
+    if (!access) throw new PlatformError('retry', 'no fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
+    let placed: PlatformOrder | undefined;
+    let reconciled = false;
+    if (job.attempts > 1 || job.last_error !== null) {
+      // An earlier attempt may have created it (timeout, reset, crash): never create twice.
+      const existing = await access.client.findByRef(row.id);
+      if (existing.length > 1) log.warn({ orderId: row.id, remoteIds: existing.map((o) => o.id) }, 'fulfillment: the platform has several orders for one reference');
+      placed = existing[0];
+      reconciled = placed !== undefined;
+    }
+    placed ??= await access.client.create(platformOrder(row));
+    const now = clock.now().toISOString();
+    const settled = await writeTransaction(db, async (tx) => {
+      if (!(await finishJob(tx, job, placed.id, now))) return false;
+      await insertEvent(tx, { id: newId(), order_id: row.id, store_id: row.store_id, type: 'fulfillment.pushed', actor: 'system', data: JSON.stringify({ remote_id: placed.id, attempts: job.attempts, reconciled, credentials: access.source }), created_at: now });
+      await applyStatusReport(tx, row.id, placed.status, { via: 'push', actor: 'system', remoteId: placed.id, tracking: placed.tracking_number ?? undefined }, now, deps.onStatus);
+      return true;
+    });
+    if (access.source === 'store') await markConnection(db, row.store_id, { ok: true, at: now });
+    if (settled) log.info({ orderId: row.id, remoteId: placed.id, attempts: job.attempts, reconciled }, 'fulfillment: pushed');
+    else log.warn({ orderId: row.id, remoteId: placed.id }, 'fulfillment: lease lost before the push was recorded');
+  } catch (error) {
+    await settleFailure(deps, job, row.store_id, error);
+  }
+}
+
+async function attemptCancel(deps: WorkerDeps, job: JobRow): Promise<void> {
+  const { db, log, clock } = deps;
+  const order = await findOrder(db, job.order_id);
+  if (!order) return void (await killJob(db, job, 'order not found', clock.now().toISOString()));
+  const push = await findJobByOrder(db, order.id, 'push');
+  if (push?.state === 'in_flight' && (push.lease_until ?? '') > clock.now().toISOString())
+    // The push may be creating the order right now: cancel once its outcome is recorded.
+    return settleFailure(deps, job, order.store_id, new PlatformError('retry', 'waiting for the push in flight'), FULFILLMENT_CANCEL_WAIT_MS);
+  try {
+    const access = await platformFor(deps, order.store_id);
+    if (!access) throw new PlatformError('retry', 'no fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
+    // Whatever a push may have created, also by an attempt whose answer was lost.
+    const remoteIds = push?.remote_id ? [push.remote_id] : (await access.client.findByRef(order.id)).map((o) => o.id);
+    const cancelled: string[] = [];
+    for (const id of remoteIds) {
+      try {
+        await access.client.cancel(id);
+        cancelled.push(id);
+      } catch (error) {
+        // Deleted at the platform by hand: nothing left to cancel there.
+        if (!(error instanceof PlatformError && error.kind === 'permanent' && error.status === 404)) throw error;
+      }
+    }
+    const now = clock.now().toISOString();
+    await writeTransaction(db, async (tx) => {
+      if (!(await finishJob(tx, job, remoteIds[0] ?? null, now))) return;
+      await insertEvent(tx, { id: newId(), order_id: order.id, store_id: order.store_id, type: 'fulfillment.cancelled', actor: 'system', data: JSON.stringify({ remote_ids: cancelled, attempts: job.attempts }), created_at: now });
+      if (cancelled.length) await applyStatusReport(tx, order.id, 'CANCELADO', { via: 'cancel', actor: 'system', remoteId: cancelled[0]! }, now, deps.onStatus);
+    });
+    log.info({ orderId: order.id, remoteIds: cancelled }, 'fulfillment: cancelled at the platform');
+  } catch (error) {
+    await settleFailure(deps, job, order.store_id, error);
+  }
+}
+
+/** One attempt of a claimed job, by the worker or by a tool that pushes now. */
+export function attemptJob(deps: WorkerDeps, job: JobRow): Promise<void> {
+  return job.action === 'cancel' ? attemptCancel(deps, job) : attemptPush(deps, job);
 }
 
 export class OutboxWorker {
-  readonly #deps: WorkerDeps;
-  readonly #client: PlatformClient;
-  readonly #queue: PQueue;
-  readonly #leaseMs: number;
-  #running = false;
-  #loop: Promise<void> | undefined;
-  #wake: (() => void) | undefined;
+  readonly #loop: OutboxLoop<JobRow>;
 
   constructor(deps: WorkerDeps) {
     const { config } = deps;
     if (!config.fulfillmentUrl) throw new Error('No fulfillment platform URL configured');
-    this.#deps = deps;
-    this.#client = new PlatformClient({ url: config.fulfillmentUrl, token: config.fulfillmentToken, timeoutMs: config.fulfillmentTimeoutMs });
-    this.#queue = new PQueue({ concurrency: config.fulfillmentConcurrency });
-    // The lease must outlive a push (a lookup and a create, each bounded by the timeout); after it a
-    // crashed worker's job is reclaimed, and the reclaiming attempt looks the order up first.
-    this.#leaseMs = config.fulfillmentTimeoutMs * 3 + FULFILLMENT_LEASE_MARGIN_MS;
+    const lease = leaseMs(config);
+    this.#loop = new OutboxLoop<JobRow>({
+      name: 'fulfillment',
+      concurrency: config.fulfillmentConcurrency,
+      pollMs: FULFILLMENT_POLL_MS,
+      log: deps.log,
+      claim: (limit) => {
+        const now = deps.clock.now();
+        return writeTransaction(deps.db, (tx) => claimDueJobs(tx, now.toISOString(), new Date(now.getTime() + lease).toISOString(), limit));
+      },
+      attempt: (job) => attemptJob(deps, job),
+    });
   }
 
   start(): void {
-    if (this.#running) return;
-    this.#running = true;
-    this.#loop = this.#run();
+    this.#loop.start();
   }
 
-  /** Stops claiming and waits for the pushes in flight (a SIGTERM drain). */
-  async stop(): Promise<void> {
-    this.#running = false;
-    this.#wake?.();
-    await this.#loop;
-    await this.#queue.onIdle();
+  /** Stops claiming and waits for the attempts in flight (a SIGTERM drain). */
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
-  /** Look for due jobs now (after an order was written, in tests). */
+  /** Look for due jobs now (after an order was written). */
   nudge(): void {
-    this.#wake?.();
-  }
-
-  async #run(): Promise<void> {
-    while (this.#running) {
-      let claimed = 0;
-      const room = this.#deps.config.fulfillmentConcurrency * 2 - this.#queue.size - this.#queue.pending;
-      if (room > 0) {
-        try {
-          const jobs = await this.#claim(room);
-          claimed = jobs.length;
-          for (const job of jobs) void this.#queue.add(() => this.#push(job));
-        } catch (error) {
-          this.#deps.log.error({ err: error }, 'fulfillment: claiming jobs failed');
-        }
-      }
-      if (claimed === 0 || room <= 0) await this.#sleep(room <= 0 ? FULFILLMENT_POLL_MS / 5 : FULFILLMENT_POLL_MS);
-    }
-  }
-
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.#wake = done;
-    });
-  }
-
-  #claim(limit: number): Promise<JobRow[]> {
-    const now = this.#deps.clock.now();
-    const leaseUntil = new Date(now.getTime() + this.#leaseMs).toISOString();
-    return writeTransaction(this.#deps.db, (tx) => claimDueJobs(tx, now.toISOString(), leaseUntil, limit));
-  }
-
-  async #push(job: JobRow): Promise<void> {
-    const { db, log, clock, config } = this.#deps;
-    const row = await pushPayloadRows(db, job.order_id);
-    if (!row) return void (await killJob(db, job, 'order not found', clock.now().toISOString()));
-    try {
-      let placed: PlatformOrder | undefined;
-      let reconciled = false;
-      if (job.attempts > 1 || job.last_error !== null) {
-        // An earlier attempt may have created it (timeout, reset, crash): never create twice.
-        const existing = await this.#client.findByRef(row.id);
-        if (existing.length > 1) log.warn({ orderId: row.id, remoteIds: existing.map((o) => o.id) }, 'fulfillment: the platform has several orders for one reference');
-        placed = existing[0];
-        reconciled = placed !== undefined;
-      }
-      placed ??= await this.#client.create(platformOrder(row));
-      await this.#finish(job, row, placed, reconciled);
-    } catch (error) {
-      const failure = error instanceof PlatformError ? error : new PlatformError('unknown', error instanceof Error ? error.message : String(error));
-      const now = clock.now();
-      if (failure.kind === 'permanent' || job.attempts >= config.fulfillmentMaxAttempts) {
-        await killJob(db, job, failure.message, now.toISOString());
-        await insertEvent(db, { id: newId(), order_id: row.id, store_id: row.store_id, type: 'fulfillment.dead', actor: 'system', data: JSON.stringify({ attempts: job.attempts, error: failure.message }), created_at: now.toISOString() });
-        log.error({ orderId: row.id, attempts: job.attempts, error: failure.message }, 'fulfillment: push is dead');
-        return;
-      }
-      // Retry-After is honoured, but a platform cannot park a job beyond the backoff cap.
-      const delay = Math.max(backoffMs(job.attempts, config.fulfillmentBackoffMs), Math.min(failure.retryAfterMs ?? 0, FULFILLMENT_BACKOFF_MAX_MS));
-      await retryJob(db, job, failure.message, new Date(now.getTime() + delay).toISOString(), now.toISOString());
-      log.warn({ orderId: row.id, attempt: job.attempts, kind: failure.kind, retryInMs: delay, error: failure.message }, 'fulfillment: push failed, will retry');
-    }
-  }
-
-  async #finish(job: JobRow, row: Row, placed: PlatformOrder, reconciled: boolean): Promise<void> {
-    const now = this.#deps.clock.now().toISOString();
-    const settled = await writeTransaction(this.#deps.db, async (tx) => {
-      if (!(await finishJob(tx, job, placed.id, now))) return false;
-      await insertEvent(tx, {
-        id: newId(),
-        order_id: row.id,
-        store_id: row.store_id,
-        type: 'fulfillment.pushed',
-        actor: 'system',
-        data: JSON.stringify({ remote_id: placed.id, attempts: job.attempts, reconciled }),
-        created_at: now,
-      });
-      await applyStatusReport(tx, row.id, placed.status, { via: 'push', actor: 'system', remoteId: placed.id }, now);
-      return true;
-    });
-    if (settled) this.#deps.log.info({ orderId: row.id, remoteId: placed.id, attempts: job.attempts, reconciled }, 'fulfillment: pushed');
-    else this.#deps.log.warn({ orderId: row.id, remoteId: placed.id }, 'fulfillment: lease lost before the push was recorded');
+    this.#loop.nudge();
   }
 }

@@ -13,13 +13,13 @@ export interface Page<T> {
 const MAX_CURSOR_CHARS = 1_000;
 
 export const cursorInput = v.optional(
-  v.pipe(v.string('cursor must be a string'), v.description('Opaque next_cursor of the previous page; omit for the first page.')),
+  v.pipe(v.string('cursor must be a string'), v.description('next_cursor of the previous page.')),
 );
 
 export const limitInput = v.optional(
   v.pipe(
     v.number('limit must be a number'),
-    v.description(`Page size, 1-${TOOL_LIST_MAX_LIMIT} (default ${TOOL_LIST_DEFAULT_LIMIT}); other values are clamped.`),
+    v.description(`Page size 1-${TOOL_LIST_MAX_LIMIT}, default ${TOOL_LIST_DEFAULT_LIMIT}.`),
   ),
 );
 

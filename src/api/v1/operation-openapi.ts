@@ -16,9 +16,11 @@ const ERRORS = {
   '401': error('No secret key, or one that is unknown or revoked (OAuth tokens and publishable keys are refused here).'),
   '403': error('The key lacks the scope of this operation.'),
   '404': error('No such id in this account (another account’s id answers exactly the same).'),
-  '409': error('Conflict (a slug or SKU taken, a key already revoked) or an illegal state (publishing a page that is not ready).'),
+  '409': error('Conflict (a slug or SKU taken, a key already revoked), an illegal state (publishing a page that is not ready, changing a pushed order) or no fulfillment platform connected (`fulfillment_not_connected`).'),
   '500': error('Internal error (details only in the server log).'),
 };
+/** Operations that call the fulfillment platform may relay its failure (MCP-TOOLS.md §5.10 `fulfillment_error`). */
+const PLATFORM_ERRORS = { '502': error('The fulfillment platform refused or failed the call; the message carries its answer, and Retry-After says when a retry may succeed.') };
 const BODY_ERRORS = { '413': error('Body over 64 KiB.'), '415': error('Content-Type is not application/json.') };
 
 export function operationPaths(operations: readonly Operation[]): { paths: Record<string, Json>; schemas: Record<string, Json> } {
@@ -63,7 +65,7 @@ export function operationPaths(operations: readonly Operation[]): { paths: Recor
         security: [{ secretKey: [] }],
         ...(parameters.length && { parameters }),
         ...(requestBody && { requestBody }),
-        responses: { [op.creates ? '201' : '200']: ok, ...(op.creates && { '200': ok }), ...ERRORS, ...(readsBody && BODY_ERRORS) },
+        responses: { [op.creates ? '201' : '200']: ok, ...(op.creates && { '200': ok }), ...ERRORS, ...(op.annotations.openWorldHint && PLATFORM_ERRORS), ...(readsBody && BODY_ERRORS) },
       },
     };
   }

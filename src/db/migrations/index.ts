@@ -5,6 +5,7 @@ import * as oauth from './0003-oauth.migration.ts';
 import * as account from './0004-account.migration.ts';
 import * as pushPolicy from './0005-push-policy.migration.ts';
 import * as whatsappSettings from './0006-whatsapp-settings.migration.ts';
+import * as orderLife from './0007-order-life.migration.ts';
 
 /** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-account': account,
   '0005-push-policy': pushPolicy,
   '0006-whatsapp-settings': whatsappSettings,
+  '0007-order-life': orderLife,
 };

@@ -2,7 +2,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
-import type { FulfillmentJobState, FulfillmentJobsTable } from '../tables/index.ts';
+import type { FulfillmentConnectionsTable, FulfillmentJobState, FulfillmentJobsTable } from '../tables/index.ts';
 
 export type JobRow = Selectable<FulfillmentJobsTable>;
 
@@ -40,7 +40,7 @@ export async function claimDueJobs(tx: Tx, now: string, leaseUntil: string, limi
 const held = (job: Pick<JobRow, 'id' | 'lease_until'>) => (qb: Tx) =>
   qb.updateTable('fulfillment_jobs').where('id', '=', job.id).where('state', '=', 'in_flight').where('lease_until', '=', job.lease_until);
 
-export const finishJob = async (tx: Tx, job: JobRow, remoteId: string, now: string) =>
+export const finishJob = async (tx: Tx, job: JobRow, remoteId: string | null, now: string) =>
   Number((await held(job)(tx).set({ state: 'done', remote_id: remoteId, lease_until: null, last_error: null, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
 
 export const retryJob = async (tx: Tx | Db, job: JobRow, error: string, nextAttemptAt: string, now: string) =>
@@ -48,6 +48,10 @@ export const retryJob = async (tx: Tx | Db, job: JobRow, error: string, nextAtte
 
 export const killJob = async (tx: Tx | Db, job: JobRow, error: string, now: string) =>
   Number((await held(job)(tx).set({ state: 'dead', lease_until: null, last_error: error, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
+
+/** A claimed push whose order was cancelled meanwhile: it never goes out. */
+export const abandonJob = async (tx: Tx | Db, job: JobRow, now: string) =>
+  Number((await held(job)(tx).set({ state: 'cancelled', lease_until: null, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
 
 export interface JobListing extends JobRow {
   order_number: number;
@@ -86,7 +90,7 @@ export const pushPayloadRows = (db: Db, orderId: string) =>
     .selectFrom('orders as o')
     .innerJoin('products as p', 'p.id', 'o.product_id')
     .selectAll('o')
-    .select(['p.name as product_name', 'p.sku as product_sku', 'p.fulfillment_product_ref'])
+    .select(['p.name as product_name', 'p.sku as product_sku', 'p.fulfillment_product_ref', 'p.fulfillment_variant_ref', 'p.fulfillment_unlinked_at'])
     .where('o.id', '=', orderId)
     .executeTakeFirst();
 
@@ -95,7 +99,8 @@ export const pushedOpenOrders = (db: Db, afterId: string, limit: number) =>
   db
     .selectFrom('fulfillment_jobs as j')
     .innerJoin('orders as o', 'o.id', 'j.order_id')
-    .select(['o.id', 'o.status', 'o.fulfillment_status', 'j.remote_id'])
+    .select(['o.id', 'o.store_id', 'o.status', 'o.fulfillment_status', 'j.remote_id'])
+    .where('j.action', '=', 'push')
     .where('j.state', '=', 'done')
     .where('o.status', 'not in', ['delivered', 'returned', 'cancelled'])
     .where('o.id', '>', afterId)
@@ -110,4 +115,105 @@ export const rememberWebhookEvent = async (tx: Tx, row: { event_id: string; remo
 /** The order a platform report is about: by the platform id we recorded, else by our own id as reference. */
 export const orderOfRemote = async (tx: Tx, remoteId: string, externalRef: string) =>
   (await tx.selectFrom('fulfillment_jobs').select('order_id').where('remote_id', '=', remoteId).executeTakeFirst())?.order_id ??
-  (await tx.selectFrom('fulfillment_jobs').select('order_id').where('order_id', '=', externalRef).where('state', '=', 'done').executeTakeFirst())?.order_id;
+  (await tx.selectFrom('fulfillment_jobs').select('order_id').where('order_id', '=', externalRef).where('action', '=', 'push').where('state', '=', 'done').executeTakeFirst())?.order_id;
+
+/** Claims one job now (a tool's push or cancel), if it is not in flight under a live lease. */
+export async function claimJob(tx: Tx, jobId: string, now: string, leaseUntil: string): Promise<JobRow | undefined> {
+  return tx
+    .updateTable('fulfillment_jobs')
+    .set({ state: 'in_flight', lease_until: leaseUntil, attempts: sql<number>`attempts + 1`, next_attempt_at: now, updated_at: now })
+    .where('id', '=', jobId)
+    .where((eb) => eb.or([eb('state', 'in', ['queued', 'failed']), eb.and([eb('state', '=', 'in_flight'), eb('lease_until', '<', now)])]))
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export const findJob = (db: Db | Tx, jobId: string) => db.selectFrom('fulfillment_jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
+
+export const insertJobRow = (tx: Tx, row: JobRow) => tx.insertInto('fulfillment_jobs').values(row).execute();
+
+/** A push that will never go out (its order was cancelled), unless it is in flight. */
+export const cancelPushJob = (tx: Tx, jobId: string, now: string) =>
+  tx.updateTable('fulfillment_jobs').set({ state: 'cancelled', lease_until: null, updated_at: now }).where('id', '=', jobId).where('state', '!=', 'in_flight').executeTakeFirst();
+
+/** Due again now with a fresh attempt budget: a tool's push of a failed, dead or released job. */
+export const requeueJob = (tx: Tx, jobId: string, now: string) =>
+  tx
+    .updateTable('fulfillment_jobs')
+    .set({ state: 'queued', attempts: 0, next_attempt_at: now, lease_until: null, updated_at: now })
+    .where('id', '=', jobId)
+    .where('state', 'in', ['queued', 'held', 'failed', 'dead'])
+    .executeTakeFirst();
+
+// Per-store platform connections (issue 12). The token column is sealed; callers never see it.
+export const findConnection = (db: Db | Tx, storeId: string) => db.selectFrom('fulfillment_connections').selectAll().where('store_id', '=', storeId).executeTakeFirst();
+
+export const upsertConnection = (tx: Tx | Db, row: Selectable<FulfillmentConnectionsTable>) =>
+  tx
+    .insertInto('fulfillment_connections')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('store_id').doUpdateSet({
+        token_sealed: row.token_sealed,
+        token_last4: row.token_last4,
+        platform_account_id: row.platform_account_id,
+        platform_account_name: row.platform_account_name,
+        verified_at: row.verified_at,
+        last_ok_at: row.last_ok_at,
+        last_error: null,
+        last_error_at: null,
+        updated_at: row.updated_at,
+      }),
+    )
+    .execute();
+
+export const markConnection = (db: Db | Tx, storeId: string, outcome: { ok: true; at: string } | { ok: false; at: string; error: string }) =>
+  db
+    .updateTable('fulfillment_connections')
+    .set(outcome.ok ? { last_ok_at: outcome.at } : { last_error: outcome.error, last_error_at: outcome.at })
+    .where('store_id', '=', storeId)
+    .execute();
+
+export const allConnections = (db: Db) => db.selectFrom('fulfillment_connections').select(['store_id', 'token_sealed']).execute();
+
+export const resealConnection = (db: Db, storeId: string, sealed: string) =>
+  db.updateTable('fulfillment_connections').set({ token_sealed: sealed }).where('store_id', '=', storeId).execute();
+
+/** A store's failed pushes are tried again now (new credentials were saved). */
+export const retryFailedPushesOfStore = (tx: Tx, storeId: string, now: string) =>
+  tx
+    .updateTable('fulfillment_jobs')
+    .set({ next_attempt_at: now, updated_at: now })
+    .where('state', '=', 'failed')
+    .where('order_id', 'in', (eb) => eb.selectFrom('orders').select('id').where('store_id', '=', storeId))
+    .executeTakeFirst();
+
+/** Confirmed live orders of a store whose push has not gone out, oldest first (push_confirmed_orders). */
+export const confirmedUnpushed = (db: Db, storeId: string, limit: number) =>
+  db
+    .selectFrom('orders as o')
+    .innerJoin('fulfillment_jobs as j', (join) => join.onRef('j.order_id', '=', 'o.id').on('j.action', '=', 'push'))
+    .select(['o.id', 'o.order_number', 'o.needs_review', 'j.id as job_id', 'j.state'])
+    .where('o.store_id', '=', storeId)
+    .where('o.status', '=', 'confirmed')
+    .where('o.sandbox', '=', 0)
+    .where('j.state', 'in', ['queued', 'held', 'failed', 'dead'])
+    .orderBy('o.created_at')
+    .orderBy('o.id')
+    .limit(limit)
+    .execute();
+
+/** A store's pushed, unfinished orders, optionally only some or those changed since a time (sync). */
+export const pushedOpenOrdersOfStore = (db: Db, storeId: string, f: { orderIds?: readonly string[] | undefined; updatedSince?: string | undefined; limit: number }) => {
+  let q = db
+    .selectFrom('fulfillment_jobs as j')
+    .innerJoin('orders as o', 'o.id', 'j.order_id')
+    .select(['o.id', 'o.order_number', 'o.status', 'o.fulfillment_status', 'j.remote_id'])
+    .where('o.store_id', '=', storeId)
+    .where('j.action', '=', 'push')
+    .where('j.state', '=', 'done');
+  if (f.orderIds) q = q.where('o.id', 'in', f.orderIds.length ? f.orderIds : ['']);
+  else q = q.where('o.status', 'not in', ['delivered', 'returned', 'cancelled']);
+  if (f.updatedSince) q = q.where('o.updated_at', '>=', f.updatedSince);
+  return q.orderBy('o.updated_at').orderBy('o.id').limit(f.limit).execute();
+};

@@ -2,7 +2,7 @@ import { sql, type Expression, type Insertable, type Selectable, type SqlBool, t
 import { after as afterKey, type After } from './keyset.ts';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
-import type { FulfillmentJobsTable, IdempotencyRecordsTable, OrderEventsTable, OrdersTable, OrderStatus } from '../tables/index.ts';
+import type { FulfillmentAction, FulfillmentJobsTable, IdempotencyRecordsTable, OrderEventsTable, OrdersTable, OrderStatus } from '../tables/index.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
 
@@ -77,8 +77,9 @@ export const searchOrders = (db: Db, text: string, limit: number) => {
 export const listEvents = (db: Db, orderId: string) =>
   db.selectFrom('order_events').selectAll().where('order_id', '=', orderId).orderBy('created_at').orderBy('id').execute();
 
-export const findJobByOrder = (db: Db | Tx, orderId: string) =>
-  db.selectFrom('fulfillment_jobs').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+/** The order's push job (or, with `action`, its platform cancellation job). */
+export const findJobByOrder = (db: Db | Tx, orderId: string, action: FulfillmentAction = 'push') =>
+  db.selectFrom('fulfillment_jobs').selectAll().where('order_id', '=', orderId).where('action', '=', action).executeTakeFirst();
 
 export const findIdempotency = (db: Db | Tx, scope: string, key: string) =>
   db.selectFrom('idempotency_records').selectAll().where('scope', '=', scope).where('key', '=', key).executeTakeFirst();
@@ -100,10 +101,11 @@ export const releaseHeldJob = (tx: Tx, orderId: string, now: string) =>
     .updateTable('fulfillment_jobs')
     .set({ state: 'queued', next_attempt_at: now, updated_at: now })
     .where('order_id', '=', orderId)
+    .where('action', '=', 'push')
     .where('state', '=', 'held')
     .executeTakeFirst();
 
-export const updateOrderFulfillment = (tx: Tx, id: string, change: Pick<OrdersTable, 'status' | 'fulfillment_status' | 'updated_at'>) =>
+export const updateOrderFulfillment = (tx: Tx, id: string, change: Pick<OrdersTable, 'status' | 'fulfillment_status' | 'updated_at'> & Partial<Pick<OrdersTable, 'tracking_number'>>) =>
   tx.updateTable('orders').set(change).where('id', '=', id).execute();
 
 export interface AccountOrderFilter {
@@ -160,7 +162,7 @@ export const liveOrdersForStats = (db: Db, storeIds: readonly string[], from: st
     ? Promise.resolve([])
     : db
         .selectFrom('orders')
-        .leftJoin('fulfillment_jobs', 'fulfillment_jobs.order_id', 'orders.id')
+        .leftJoin('fulfillment_jobs', (join) => join.onRef('fulfillment_jobs.order_id', '=', 'orders.id').on('fulfillment_jobs.action', '=', 'push'))
         .select(['orders.store_id', 'orders.status', 'orders.total_price_minor', 'orders.currency', 'orders.created_at', 'fulfillment_jobs.state as job'])
         .where('orders.store_id', 'in', storeIds)
         .where('orders.sandbox', '=', 0)
@@ -175,6 +177,7 @@ export const unstartedJobsOfStore = (db: Db | Tx, storeId: string) =>
     .innerJoin('orders', 'orders.id', 'fulfillment_jobs.order_id')
     .select(['fulfillment_jobs.id as job_id', 'fulfillment_jobs.state', 'orders.status', 'orders.needs_review'])
     .where('orders.store_id', '=', storeId)
+    .where('fulfillment_jobs.action', '=', 'push')
     .where('fulfillment_jobs.state', 'in', ['queued', 'held'])
     .execute();
 

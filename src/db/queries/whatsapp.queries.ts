@@ -1,7 +1,8 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
-import type { WhatsappSettingsTable } from '../tables/index.ts';
+import type { WhatsappMessageStatus, WhatsappMessagesTable, WhatsappSettingsTable } from '../tables/index.ts';
+import { before, type After } from './keyset.ts';
 
 export const findWhatsappSettings = (db: Db | Tx, storeId: string) => db.selectFrom('whatsapp_settings').selectAll().where('store_id', '=', storeId).executeTakeFirst();
 
@@ -11,3 +12,96 @@ export const saveWhatsappSettings = (db: Db | Tx, row: Insertable<WhatsappSettin
     .values(row)
     .onConflict((oc) => oc.column('store_id').doUpdateSet({ enabled: row.enabled, sender_number: row.sender_number, phone_number_id: row.phone_number_id, events: row.events, templates: row.templates, updated_at: row.updated_at }))
     .execute();
+
+// The WhatsApp outbox (issue 12): each row is a message; the worker claims queued ones under a lease.
+export type MessageRow = Selectable<WhatsappMessagesTable>;
+
+/** Inserts a message; false when its event or idempotency key already has one (exactly once per event). */
+export const insertMessage = async (tx: Tx, row: MessageRow) =>
+  Number((await tx.insertInto('whatsapp_messages').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst()).numInsertedOrUpdatedRows ?? 0n) === 1;
+
+export const findMessage = (db: Db | Tx, id: string) => db.selectFrom('whatsapp_messages').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findMessageByKey = (db: Db | Tx, storeId: string, key: string) =>
+  db.selectFrom('whatsapp_messages').selectAll().where('store_id', '=', storeId).where('idempotency_key', '=', key).executeTakeFirst();
+
+/**
+ * Queued messages whose time came become `sending` under a lease, one attempt counted. A message
+ * still `sending` after its lease (a crash mid-send) may have reached the buyer: it is failed with
+ * that reason, never sent again (a person must not get the same message twice).
+ */
+export async function claimDueMessages(tx: Tx, now: string, leaseUntil: string, limit: number): Promise<MessageRow[]> {
+  await tx
+    .updateTable('whatsapp_messages')
+    .set({ status: 'failed', lease_until: null, last_error: 'the send was interrupted and may have reached the buyer: not resent (send it again if needed)', updated_at: now })
+    .where('status', '=', 'sending')
+    .where('lease_until', '<', now)
+    .execute();
+  const due = await tx.selectFrom('whatsapp_messages').select('id').where('status', '=', 'queued').where('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit).execute();
+  if (due.length === 0) return [];
+  return tx
+    .updateTable('whatsapp_messages')
+    .set({ status: 'sending', lease_until: leaseUntil, attempts: sql<number>`attempts + 1`, updated_at: now })
+    .where(
+      'id',
+      'in',
+      due.map((d) => d.id),
+    )
+    .where('status', '=', 'queued')
+    .returningAll()
+    .execute();
+}
+
+const leased = (m: Pick<MessageRow, 'id' | 'lease_until'>) => (db: Db | Tx) =>
+  db.updateTable('whatsapp_messages').where('id', '=', m.id).where('status', '=', 'sending').where('lease_until', '=', m.lease_until);
+
+export const markMessageSent = async (db: Db | Tx, m: MessageRow, wamid: string, now: string) =>
+  Number((await leased(m)(db).set({ status: 'sent', wa_message_id: wamid, lease_until: null, last_error: null, sent_at: now, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
+
+export const retryMessage = async (db: Db | Tx, m: MessageRow, error: string, nextAttemptAt: string, now: string) =>
+  Number((await leased(m)(db).set({ status: 'queued', lease_until: null, last_error: error, next_attempt_at: nextAttemptAt, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
+
+export const failMessage = async (db: Db | Tx, m: MessageRow, error: string, now: string) =>
+  Number((await leased(m)(db).set({ status: 'failed', lease_until: null, last_error: error, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
+
+/** Only a queued message can be cancelled: one being sent may already be on its way. */
+export const cancelQueuedMessage = async (tx: Tx, id: string, now: string) =>
+  Number((await tx.updateTable('whatsapp_messages').set({ status: 'cancelled', updated_at: now }).where('id', '=', id).where('status', '=', 'queued').executeTakeFirst()).numUpdatedRows) === 1;
+
+export interface MessageFilter {
+  accountId: string | null;
+  storeId?: string | undefined;
+  orderId?: string | undefined;
+  status?: WhatsappMessageStatus | undefined;
+  after?: After | undefined;
+  limit: number;
+}
+
+/** Newest first, keyset over (created_at, id). */
+export const listMessages = (db: Db, f: MessageFilter) => {
+  let q = db.selectFrom('whatsapp_messages as m').innerJoin('stores as s', 's.id', 'm.store_id').selectAll('m');
+  if (f.accountId !== null) q = q.where('s.account_id', '=', f.accountId);
+  if (f.storeId) q = q.where('m.store_id', '=', f.storeId);
+  if (f.orderId) q = q.where('m.order_id', '=', f.orderId);
+  if (f.status) q = q.where('m.status', '=', f.status);
+  if (f.after) q = q.where(before('m.created_at', 'm.id', f.after));
+  return q.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(f.limit).execute();
+};
+
+/** What a status webhook may still change: statuses only move forward (sent → delivered → read); failed ends it. */
+const RANK: Record<WhatsappMessageStatus, number> = { queued: 0, sending: 1, sent: 2, delivered: 3, read: 4, failed: 5, cancelled: 5 };
+
+export async function applyMessageStatus(tx: Tx, wamid: string, status: 'sent' | 'delivered' | 'read' | 'failed', error: string | null, now: string): Promise<MessageRow | undefined> {
+  const m = await tx.selectFrom('whatsapp_messages').selectAll().where('wa_message_id', '=', wamid).executeTakeFirst();
+  if (!m || RANK[status] <= RANK[m.status] || m.status === 'failed' || m.status === 'cancelled') return undefined;
+  if (status === 'failed' && (m.status === 'delivered' || m.status === 'read')) return undefined;
+  const change = {
+    status,
+    updated_at: now,
+    ...(status === 'delivered' ? { delivered_at: now } : {}),
+    ...(status === 'read' ? { read_at: now, delivered_at: m.delivered_at ?? now } : {}),
+    ...(status === 'failed' ? { last_error: error ?? 'the Cloud API reported the message failed' } : {}),
+  };
+  await tx.updateTable('whatsapp_messages').set(change).where('id', '=', m.id).execute();
+  return { ...m, ...change };
+}

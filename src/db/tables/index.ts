@@ -12,7 +12,7 @@ import type {
   OAuthSessionsTable,
   OAuthSigningKeysTable,
 } from './oauth.table.ts';
-import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentWebhookEventsTable, RateLimitsTable, WhatsappSettingsTable } from './platform.table.ts';
+import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentConnectionsTable, FulfillmentWebhookEventsTable, RateLimitsTable, WhatsappMessagesTable, WhatsappSettingsTable } from './platform.table.ts';
 
 export type * from './accounts.table.ts';
 export type * from './stores.table.ts';
@@ -40,6 +40,8 @@ export interface Database {
   rate_limits: RateLimitsTable;
   fulfillment_webhook_events: FulfillmentWebhookEventsTable;
   whatsapp_settings: WhatsappSettingsTable;
+  whatsapp_messages: WhatsappMessagesTable;
+  fulfillment_connections: FulfillmentConnectionsTable;
   oauth_redirects: OAuthRedirectsTable;
   oauth_clients: OAuthClientsTable;
   oauth_sessions: OAuthSessionsTable;

@@ -39,6 +39,10 @@ export interface OrdersTable {
   currency: string;
   client_ip: string | null;
   fulfillment_status: string | null;
+  /** The carrier's tracking number (guía), as the platform reported it. */
+  tracking_number: string | null;
+  /** cancel_order's reason (buyer_declined, unreachable, duplicate, fraud, other). */
+  cancel_reason: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -56,11 +60,14 @@ export interface OrderEventsTable {
   created_at: string;
 }
 
-export type FulfillmentJobState = 'queued' | 'held' | 'in_flight' | 'failed' | 'dead' | 'done';
+export type FulfillmentJobState = 'queued' | 'held' | 'in_flight' | 'failed' | 'dead' | 'done' | 'cancelled';
+/** What an outbox job does at the platform: create the order, or cancel the order it created. */
+export type FulfillmentAction = 'push' | 'cancel';
 
 export interface FulfillmentJobsTable {
   id: string;
   order_id: string;
+  action: FulfillmentAction;
   state: FulfillmentJobState;
   attempts: number;
   next_attempt_at: string;

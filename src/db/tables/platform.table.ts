@@ -44,3 +44,54 @@ export interface FulfillmentWebhookEventsTable {
   status: string;
   received_at: string;
 }
+
+/** A store's own fulfillment platform credentials (issue 12); stores without one use the configured default. */
+export interface FulfillmentConnectionsTable {
+  store_id: string;
+  /** The API token sealed with AES-256-GCM (src/domain/secret-box.ts); never in clear. */
+  token_sealed: string;
+  token_last4: string;
+  platform_account_id: string | null;
+  platform_account_name: string | null;
+  /** When the live validation call of set_fulfillment_credentials succeeded. */
+  verified_at: string;
+  last_ok_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type WhatsappMessageStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'read' | 'failed' | 'cancelled';
+
+/** The WhatsApp outbox: each row is one message to an order's buyer (issue 12). */
+export interface WhatsappMessagesTable {
+  id: string;
+  store_id: string;
+  order_id: string;
+  to_e164: string;
+  type: 'text' | 'template';
+  /** The template key (an order event name) of a template message. */
+  template: string | null;
+  /** The text the buyer reads, rendered when queued. */
+  body: string;
+  /** JSON array: a template message's body parameters, in placeholder order. */
+  parameters: string;
+  /** The order event that queued it automatically; null for a sent message. */
+  event: string | null;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  status: WhatsappMessageStatus;
+  attempts: number;
+  next_attempt_at: string;
+  lease_until: string | null;
+  last_error: string | null;
+  /** The Cloud API's message id (wamid…), the key of its status webhooks. */
+  wa_message_id: string | null;
+  actor: string;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+  delivered_at: string | null;
+  read_at: string | null;
+}

@@ -40,6 +40,11 @@ export interface ProductsTable {
   sku: string | null;
   status: ProductStatus;
   fulfillment_product_ref: string | null;
+  fulfillment_variant_ref: string | null;
+  /** The platform's name for the linked product, as verified when linking. */
+  fulfillment_product_name: string | null;
+  /** Set by unlink_product_from_fulfillment: pushes refuse the product until it is linked again. */
+  fulfillment_unlinked_at: string | null;
   description: string | null;
   /** JSON array of `{url, alt?}`. */
   images: string;

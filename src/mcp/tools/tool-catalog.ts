@@ -8,7 +8,7 @@ import { OPERATIONS, type Operation } from '../../use-cases/operations/index.ts'
 import { lintTools } from './lint-tools.ts';
 
 /** How many tools exist today; MCP-TOOLS.md §7 ends at 62 (orders' life, fulfillment and WhatsApp come next). */
-export const TOOL_COUNT = 49;
+export const TOOL_COUNT = 62;
 
 export const TOOLS: readonly Operation[] = OPERATIONS;
 

@@ -41,6 +41,8 @@ const TOOL_CODE: Partial<Record<ErrorCode, ToolErrorCode>> = {
   invalid_state: 'invalid_state',
   price_below_floor: 'price_below_floor',
   rate_limited: 'rate_limited',
+  fulfillment_not_connected: 'fulfillment_not_connected',
+  fulfillment_error: 'fulfillment_error',
 };
 
 export function toolResult(value: object): CallToolResult {
@@ -57,7 +59,7 @@ export function toolFailure(tool: Pick<Operation, 'name' | 'hints'>, error: unkn
     const first = error.details?.[0];
     // Several problems (each unmet publish check, each pack under the floor) are all worth fixing at once.
     const message = error.details && error.details.length > 1 ? error.details.map((d) => `${d.field}: ${d.message}`).join('; ') : (first?.message ?? error.message);
-    body = { code, message, retryable: code === 'rate_limited' };
+    body = { code, message, retryable: code === 'rate_limited' || (code === 'fulfillment_error' && error.headers?.['Retry-After'] !== undefined) };
     if (first) body.field = first.field;
     const hint = tool.hints?.[code];
     if (hint) body.hint = hint;

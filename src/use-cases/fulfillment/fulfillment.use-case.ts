@@ -6,14 +6,16 @@ import type { FulfillmentJobState } from '../../db/tables/index.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { countJobsByState, listJobs, pushedOpenOrders, requeueJobs } from '../../db/queries/fulfillment.queries.ts';
 import { insertEvent } from '../../db/queries/orders.queries.ts';
-import { PlatformClient, PlatformError } from '../../fulfillment/client.ts';
+import { PlatformError, type PlatformClient } from '../../fulfillment/client.ts';
+import { platformFor } from '../../fulfillment/connections.ts';
+import { buyerNotifier } from '../whatsapp/buyer-messages.ts';
 import { applyStatusReport } from '../../fulfillment/apply-status.ts';
 import { AppError, fieldError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { LIST_MAX_LIMIT } from '../../limits.ts';
 import { findOrderArg } from '../orders/orders.use-case.ts';
 
-const STATES: readonly FulfillmentJobState[] = ['queued', 'held', 'in_flight', 'failed', 'dead', 'done'];
+const STATES: readonly FulfillmentJobState[] = ['queued', 'held', 'in_flight', 'failed', 'dead', 'done', 'cancelled'];
 
 export async function listPushJobs(deps: Pick<Deps, 'db'>, state: string | undefined, limit: number) {
   if (state !== undefined && !STATES.includes(state as FulfillmentJobState)) throw fieldError('state', `state must be one of ${STATES.join(', ')}`);
@@ -22,6 +24,7 @@ export async function listPushJobs(deps: Pick<Deps, 'db'>, state: string | undef
   return {
     counts: Object.fromEntries(STATES.map((s) => [s, Number(counts.find((c) => c.state === s)?.n ?? 0)])),
     jobs: jobs.map((j) => ({
+      action: j.action,
       order_id: j.order_id,
       order_number: j.order_number,
       store_id: j.store_id,
@@ -51,10 +54,16 @@ export async function replayPushes(deps: Pick<Deps, 'db' | 'clock'>, target: { o
 }
 
 /** Pulls each pushed, unfinished order's status from the platform and applies it. */
-export async function syncStatuses(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, pageSize = LIST_MAX_LIMIT) {
+export async function syncStatuses(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'secrets' | 'nudge'>, pageSize = LIST_MAX_LIMIT) {
   const { config } = deps;
   if (!config.fulfillmentUrl) throw new AppError('conflict', 'No fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
-  const client = new PlatformClient({ url: config.fulfillmentUrl, token: config.fulfillmentToken, timeoutMs: config.fulfillmentTimeoutMs });
+  // Each store reads with the credentials that pushed its orders.
+  const clients = new Map<string, Promise<PlatformClient>>();
+  const clientOf = (storeId: string) => {
+    if (!clients.has(storeId)) clients.set(storeId, platformFor(deps, storeId).then((a) => a!.client));
+    return clients.get(storeId)!;
+  };
+  const notify = buyerNotifier(deps);
   let changed = 0;
   let checked = 0;
   const errors: { order_id: string; error: string }[] = [];
@@ -67,14 +76,15 @@ export async function syncStatuses(deps: Pick<Deps, 'db' | 'clock' | 'config' | 
     for (const order of page) {
       checked++;
       try {
-        const remote = await client.get(order.remote_id!);
+        const remote = await (await clientOf(order.store_id)).get(order.remote_id!);
         const now = deps.clock.now().toISOString();
-        const outcome = await writeTransaction(deps.db, (tx) => applyStatusReport(tx, order.id, remote.status, { via: 'sync', actor: 'sync', remoteId: remote.id }, now));
+        const outcome = await writeTransaction(deps.db, (tx) => applyStatusReport(tx, order.id, remote.status, { via: 'sync', actor: 'sync', remoteId: remote.id, tracking: remote.tracking_number }, now, notify));
         if (outcome?.moved || remote.status !== order.fulfillment_status) changed++;
       } catch (error) {
         errors.push({ order_id: order.id, error: error instanceof PlatformError ? error.message : String(error) });
       }
     }
   }
+  deps.nudge.whatsapp();
   return { checked, changed, errors };
 }

@@ -1,14 +1,31 @@
-// Starts the outbox worker of `codrail serve` when a platform is configured (SPEC 7). Without a
-// platform URL pushes stay queued: nothing is lost, and they go out once one is configured.
+// Starts the outbox workers of `codrail serve`: the fulfillment pushes and cancellations when a
+// platform is configured (SPEC 7), the WhatsApp messages when a Cloud API URL is. Without one, rows
+// stay queued: nothing is lost, and they go out once it is configured.
 import type { Deps } from '../../app.ts';
 import { OutboxWorker } from '../../fulfillment/worker.ts';
+import { WhatsappWorker } from '../../whatsapp/worker.ts';
+import { buyerNotifier } from '../whatsapp/buyer-messages.ts';
 
-export function startPushWorker(deps: Pick<Deps, 'config' | 'db' | 'log' | 'clock'>): OutboxWorker | undefined {
+type WorkerDeps = Pick<Deps, 'config' | 'db' | 'log' | 'clock' | 'secrets' | 'nudge'>;
+
+export function startPushWorker(deps: WorkerDeps): OutboxWorker | undefined {
   if (!deps.config.fulfillmentUrl) {
     deps.log.warn('fulfillment: no platform URL configured (CODRAIL_FULFILLMENT_URL); pushes stay queued');
     return undefined;
   }
-  const worker = new OutboxWorker({ ...deps, log: deps.log.child({ component: 'fulfillment' }) });
+  const worker = new OutboxWorker({ ...deps, log: deps.log.child({ component: 'fulfillment' }), onStatus: buyerNotifier(deps) });
+  deps.nudge.fulfillment = () => worker.nudge();
+  worker.start();
+  return worker;
+}
+
+export function startWhatsappWorker(deps: WorkerDeps): WhatsappWorker | undefined {
+  if (!deps.config.whatsappUrl) {
+    deps.log.info('whatsapp: no Cloud API URL configured (CODRAIL_WHATSAPP_URL); messages stay queued');
+    return undefined;
+  }
+  const worker = new WhatsappWorker({ ...deps, log: deps.log.child({ component: 'whatsapp' }) });
+  deps.nudge.whatsapp = () => worker.nudge();
   worker.start();
   return worker;
 }

@@ -10,10 +10,11 @@ import { verifyWebhook } from '../../domain/webhook-signature.ts';
 import { AppError } from '../../errors.ts';
 import { WEBHOOK_TOLERANCE_S } from '../../limits.ts';
 import { parseWith } from '../validate.ts';
+import { buyerNotifier } from '../whatsapp/buyer-messages.ts';
 
 export { WebhookEventSchema };
 
-export async function receiveWebhook(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, raw: Buffer, signature: string | undefined) {
+export async function receiveWebhook(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'nudge'>, raw: Buffer, signature: string | undefined) {
   const secret = deps.config.fulfillmentWebhookSecret;
   if (!secret) throw new AppError('not_ready', 'Fulfillment webhooks are not configured');
   const now = deps.clock.now();
@@ -26,14 +27,16 @@ export async function receiveWebhook(deps: Pick<Deps, 'db' | 'clock' | 'config' 
   }
   const event = parseWith(WebhookEventSchema, body) as v.InferOutput<typeof WebhookEventSchema>;
   const at = now.toISOString();
-  return writeTransaction(deps.db, async (tx) => {
+  const result = await writeTransaction(deps.db, async (tx) => {
     const orderId = (await orderOfRemote(tx, event.order_id, event.external_ref)) ?? null;
     if (!(await rememberWebhookEvent(tx, { event_id: event.event_id, remote_id: event.order_id, order_id: orderId, status: event.status, received_at: at }))) return { duplicate: true, applied: false };
     if (!orderId) {
       deps.log.warn({ remoteId: event.order_id, externalRef: event.external_ref }, 'fulfillment webhook for an unknown order');
       return { duplicate: false, applied: false };
     }
-    const outcome = await applyStatusReport(tx, orderId, event.status, { via: 'webhook', actor: 'platform', remoteId: event.order_id, eventId: event.event_id }, at);
+    const outcome = await applyStatusReport(tx, orderId, event.status, { via: 'webhook', actor: 'platform', remoteId: event.order_id, eventId: event.event_id, tracking: event.tracking_number }, at, buyerNotifier(deps));
     return { duplicate: false, applied: outcome?.moved ?? false };
   });
+  deps.nudge.whatsapp();
+  return result;
 }

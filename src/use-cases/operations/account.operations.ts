@@ -8,7 +8,7 @@ export const accountOperations = [
     name: 'get_account',
     title: 'Get account',
     description:
-      "Return the caller's account, the scopes this credential was granted, its operational limits and its stores (id, name, country, currency). Call it first to discover store_id values for the other tools. Scope: mcp:invoke.",
+      "The caller's account, this credential's scopes, its limits and its stores (id, name, country, currency). Call it first to discover store_id values. Scope: mcp:invoke.",
     scope: 'mcp:invoke',
     annotations: READ_ONLY,
     input: GetAccountSchema,
@@ -21,7 +21,7 @@ export const accountOperations = [
     name: 'get_account_stats',
     title: 'Get account stats',
     description:
-      "Order KPIs for a period (days in each store's timezone): counts by status and push state, cash-on-delivery value by currency, confirmation, delivery and return rates, for one store or all, optionally per day or per store. Live orders only. Scope: orders:read.",
+      "Order KPIs for a period (days in each store's timezone): counts by status and push state, COD value by currency, confirmation, delivery and return rates; one store or all, per day or per store. Live orders only. Scope: orders:read.",
     scope: 'orders:read',
     annotations: READ_ONLY,
     input: GetAccountStatsInput,

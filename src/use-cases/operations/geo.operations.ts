@@ -8,7 +8,7 @@ export const geoOperations = [
   defineOperation({
     name: 'list_countries',
     title: 'List countries',
-    description: 'List the countries a store can sell in: ISO code, currency, dial code, what the region is called (departamento, estado, provincia), mobile number length, timezone, and whether a city catalog feeds the checkout. Scope: mcp:invoke.',
+    description: 'Countries a store can sell in: ISO code, currency, dial code, region label (departamento, estado, provincia), mobile length, timezone, city catalog. Scope: mcp:invoke.',
     scope: 'mcp:invoke',
     annotations: READ_ONLY,
     input: ListCountriesInput,
@@ -33,7 +33,7 @@ export const geoOperations = [
     name: 'list_cities',
     title: 'List cities',
     description:
-      "List the region and city names of a country's catalog (official where one exists, else the fulfillment catalog), filtered by region or a name query. Use canonicalize_city to resolve a buyer's free text. Paged with cursor/limit. Scope: mcp:invoke.",
+      "Region and city names of a country's catalog, filtered by region or a name query. canonicalize_city resolves a buyer's free text. Paged with cursor/limit. Scope: mcp:invoke.",
     scope: 'mcp:invoke',
     annotations: READ_ONLY,
     input: ListCatalogCitiesSchema,
@@ -50,7 +50,7 @@ export const geoOperations = [
     name: 'canonicalize_city',
     title: 'Canonicalize city',
     description:
-      'Resolve a free-text city (plus region) to the catalog entry create_order would use, with a confidence flag and score, folding accents and aliases such as "Bogota" to "Bogotá, D.C.". An ambiguous input returns candidates to ask the buyer about. Scope: mcp:invoke.',
+      'Resolve a free-text city (plus region) to the catalog entry create_order would use, with confidence and score, folding accents and aliases ("Bogota" → "Bogotá, D.C."). An ambiguous input returns candidates. Scope: mcp:invoke.',
     scope: 'mcp:invoke',
     annotations: READ_ONLY,
     input: CanonicalizeCitySchema,
@@ -62,7 +62,7 @@ export const geoOperations = [
   defineOperation({
     name: 'normalize_phone',
     title: 'Normalize phone',
-    description: "Validate and normalize a buyer's phone number for a country: E.164, national and international formats, line type and a mobile flag (WhatsApp needs a mobile). An invalid number answers valid: false. Scope: mcp:invoke.",
+    description: "Validate and normalize a phone number for a country: E.164, national format, line type, mobile flag (WhatsApp needs a mobile). An invalid number answers valid: false. Scope: mcp:invoke.",
     scope: 'mcp:invoke',
     annotations: READ_ONLY,
     input: NormalizePhoneInput,

@@ -4,6 +4,7 @@
 import type { Operation } from './operation.ts';
 import { accountOperations } from './account.operations.ts';
 import { orderOperations } from './orders.operations.ts';
+import { fulfillmentOperations } from './fulfillment.operations.ts';
 import { priceOperations, productOperations } from './products.operations.ts';
 import { landingOperations } from './landings.operations.ts';
 import { geoOperations } from './geo.operations.ts';
@@ -16,6 +17,7 @@ export type { Operation } from './operation.ts';
 export const OPERATIONS: readonly Operation[] = [
   ...accountOperations,
   ...orderOperations,
+  ...fulfillmentOperations,
   ...productOperations,
   ...priceOperations,
   ...landingOperations,

@@ -9,7 +9,7 @@ export const keyOperations = [
   defineOperation({
     name: 'list_api_keys',
     title: 'List API keys',
-    description: 'List API keys masked to their last 4 characters: type, mode, label, allowed domains and products, last use, revocation. Never shows a key. Filter by store, type, mode; revoked keys only with include_revoked. Scope: stores:read.',
+    description: 'API keys masked to their last 4 characters: type, mode, label, allowed domains, last use, revocation. Filter by store, type, mode; revoked ones with include_revoked. Scope: stores:read.',
     scope: 'stores:read',
     annotations: READ_ONLY,
     input: ListApiKeysInput,
@@ -22,7 +22,7 @@ export const keyOperations = [
   defineOperation({
     name: 'create_publishable_key',
     title: 'Create publishable key',
-    description: "Create a svc_live_pub_ or svc_test_pub_ key for browser checkouts of one store, working only from allowed_domains (a subset of the store's domains; omit to follow them). test mode makes sandbox orders. Shown once. Scope: stores:write.",
+    description: "Create a svc_live_pub_ or svc_test_pub_ key for one store's browser checkouts, working only from allowed_domains (a subset of the store's; omit to follow them). test mode makes sandbox orders. Scope: stores:write.",
     scope: 'stores:write',
     annotations: CREATES,
     input: CreatePublishableKeyInput,
@@ -37,7 +37,7 @@ export const keyOperations = [
   defineOperation({
     name: 'create_secret_key',
     title: 'Create secret key',
-    description: 'Create a svc_live_secret_ key for server-to-server calls (REST /api/v1, order creation without origin checks) on every store of the account. The full key is returned once and will sit in this conversation: hand it to the user to store, never on a web page. Scope: stores:write.',
+    description: 'Create a svc_live_secret_ key for server-to-server calls (REST /api/v1, orders without origin checks). Returned once and it will sit in this conversation: hand it to the user to store, never on a web page. Scope: stores:write.',
     scope: 'stores:write',
     annotations: CREATES,
     input: CreateSecretKeyInput,

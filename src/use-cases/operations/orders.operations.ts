@@ -4,16 +4,16 @@ import { GetAccountOrderSchema, ListAccountOrdersSchema, getAccountOrder, listAc
 import { CreateAccountOrderSchema } from '../orders/create-account-order.schema.ts';
 import { createAccountOrder } from '../orders/create-account-order.use-case.ts';
 import { CreatedAccountOrder, OrderDetail, OrderPage } from '../orders/order.schemas.ts';
-import { AddOrderNoteInput, ListOrderEventsInput, OrderEventPage, UpdateOrderBuyerInput, UpdateOrderStatusInput } from '../orders/order-life.schemas.ts';
-import { addOrderNote, listOrderEvents, updateOrderBuyer, updateOrderStatus } from '../orders/order-life.use-case.ts';
-import { CHANGES, CREATES, READ_ONLY, defineOperation } from './operation.ts';
+import { AddOrderNoteInput, CancelOrderInput, ListOrderEventsInput, OrderEventPage, UpdateOrderBuyerInput, UpdateOrderStatusInput } from '../orders/order-life.schemas.ts';
+import { addOrderNote, cancelOrder, listOrderEvents, updateOrderBuyer, updateOrderStatus } from '../orders/order-life.use-case.ts';
+import { CHANGES, CREATES, DESTROYS, READ_ONLY, defineOperation } from './operation.ts';
 
 export const orderOperations = [
   defineOperation({
     name: 'list_orders',
     title: 'List orders',
     description:
-      'List order summaries of your stores, newest first, filtered by store, status, review flag or a query on order number, nombre or telefono (a telefono query doubles as the duplicate-buyer check). Use get_order for one full order. Paged with cursor/limit. Scope: orders:read.',
+      'Order summaries, newest first, filtered by store, status, review flag or a query on number, nombre or telefono (also the duplicate-buyer check). get_order for one full order. Paged with cursor/limit. Scope: orders:read.',
     scope: 'orders:read',
     annotations: READ_ONLY,
     input: ListAccountOrdersSchema,
@@ -39,7 +39,7 @@ export const orderOperations = [
     name: 'create_order',
     title: 'Create order',
     description:
-      "Create a cash-on-delivery order priced from the product's pack (no price input). Enforces the price floor and anti-fraud checks, canonicalizes the city, suppresses duplicates. An unsure city still creates the order with needs_review and city_candidates to confirm with the buyer. Requires idempotency_key. Scope: orders:create.",
+      "Create a cash-on-delivery order priced from the product's packs (no price input). Enforces the floor and anti-fraud checks, canonicalizes the city, suppresses duplicates; an unsure city gives needs_review and city_candidates to confirm. Requires idempotency_key. Scope: orders:create.",
     scope: 'orders:create',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     input: CreateAccountOrderSchema,
@@ -56,7 +56,7 @@ export const orderOperations = [
   defineOperation({
     name: 'update_order_buyer',
     title: 'Update order buyer',
-    description: 'Correct buyer or address fields (nombre, telefono, departamento, ciudad, direccion, barrio, referencia…); a new region or city is canonicalized again. Refused (invalid_state) once the order was pushed to fulfillment. Scope: orders:write.',
+    description: 'Correct buyer or address fields (nombre, telefono, departamento, ciudad, direccion…); a new city is canonicalized again. Refused (invalid_state) once the order was pushed. Scope: orders:write.',
     scope: 'orders:write',
     annotations: CHANGES,
     input: UpdateOrderBuyerInput,
@@ -69,7 +69,7 @@ export const orderOperations = [
   defineOperation({
     name: 'update_order_status',
     title: 'Update order status',
-    description: 'Move an order through the COD lifecycle: pending to confirmed after the call (this releases its push when the store pushes on confirmation), back to pending, or delivered/returned; illegal moves are invalid_state. Cancel with cancel_order. Scope: orders:write.',
+    description: "Move an order through the COD lifecycle: pending to confirmed after the call (releases an on_confirm store's push), back to pending, or delivered/returned; illegal moves are invalid_state. Cancel with cancel_order. Scope: orders:write.",
     scope: 'orders:write',
     annotations: CHANGES,
     input: UpdateOrderStatusInput,
@@ -78,6 +78,19 @@ export const orderOperations = [
     http: 'POST /orders/:order_id/status',
     cli: 'orders set-status <order_id>',
     run: updateOrderStatus,
+  }),
+  defineOperation({
+    name: 'cancel_order',
+    title: 'Cancel order',
+    description: 'Cancel a pending, confirmed or processing order with a reason; if it reached the fulfillment platform it is cancelled there too, through the outbox. Cancelling again changes nothing. Scope: orders:write.',
+    scope: 'orders:write',
+    annotations: { ...DESTROYS, openWorldHint: true },
+    input: CancelOrderInput,
+    output: OrderDetail,
+    hints: { not_found: 'order_id must be an order id from list_orders.', invalid_state: 'Shipped, delivered and returned orders cannot be cancelled.' },
+    http: 'POST /orders/:order_id/cancel',
+    cli: 'orders cancel <order_id>',
+    run: cancelOrder,
   }),
   defineOperation({
     name: 'add_order_note',

@@ -29,7 +29,7 @@ export const productOperations = [
   defineOperation({
     name: 'list_products',
     title: 'List products',
-    description: 'List product summaries, newest first: name, SKU, status, default pack price, stock, fulfillment-linked flag. Filter by store, status, a name/SKU query, linked, stock_below. Use get_product for packs and floor. Scope: products:read.',
+    description: 'Product summaries, newest first: name, SKU, status, price, stock, linked flag. Filter by store, status, name/SKU query, linked, stock_below. get_product for packs and floor. Scope: products:read.',
     scope: 'products:read',
     annotations: READ_ONLY,
     input: ListProductsInput,
@@ -55,7 +55,7 @@ export const productOperations = [
   defineOperation({
     name: 'create_product',
     title: 'Create product',
-    description: 'Create a product in a store, a draft unless status is active, with optional packs (1x/2x/3x ladder) and price floor; every pack must be ≥ floor × quantity. Activate it (update_product) before publishing a landing page. Scope: products:write.',
+    description: 'Create a product, a draft unless status is active, with optional packs (1x/2x/3x ladder) and price floor (each pack ≥ floor × quantity). It must be active before a landing page is published. Scope: products:write.',
     scope: 'products:write',
     annotations: CREATES,
     input: CreateProductInput,
@@ -95,7 +95,7 @@ export const productOperations = [
   defineOperation({
     name: 'duplicate_product',
     title: 'Duplicate product',
-    description: 'Copy a product (content, images; packs and floor when the currency matches) as a new draft into the same store or another store of the account, e.g. to sell it in a new country. The fulfillment link is not copied. Scope: products:write.',
+    description: 'Copy a product (content, images; packs and floor when the currency matches) as a new draft into the same or another store, e.g. a new country. The fulfillment link is not copied. Scope: products:write.',
     scope: 'products:write',
     annotations: CREATES,
     input: DuplicateProductInput,
@@ -125,7 +125,7 @@ export const priceOperations = [
   defineOperation({
     name: 'set_product_packs',
     title: 'Set product packs',
-    description: 'Replace the pack ladder (1x/2x/3x…, 1-6 packs of distinct quantities, optional compare-at price, label, default). Each pack price must be ≥ price floor × quantity. Use this to choose which packs exist; update_pack_prices to reprice. Scope: products:write.',
+    description: 'Replace the pack ladder (1x/2x/3x…, 1-6 packs of distinct quantities). Each price must be ≥ floor × quantity. Use this to choose which packs exist; update_pack_prices to reprice. Scope: products:write.',
     scope: 'products:write',
     annotations: CHANGES,
     input: SetProductPacksInput,

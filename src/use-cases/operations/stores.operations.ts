@@ -22,7 +22,7 @@ export const storeOperations = [
   defineOperation({
     name: 'get_store',
     title: 'Get store',
-    description: 'Return one full store: timezone, support phone, order prefix, allowed checkout domains, max discount, counts of products, landing pages, keys and orders, and its fulfillment connection (no secrets). Scope: stores:read.',
+    description: 'One full store: timezone, support phone, order prefix, checkout domains, max discount, counts, and its fulfillment connection (no secrets). Scope: stores:read.',
     scope: 'stores:read',
     annotations: READ_ONLY,
     input: GetStoreInput,
@@ -48,7 +48,7 @@ export const storeOperations = [
   defineOperation({
     name: 'update_store',
     title: 'Update store',
-    description: 'Patch store fields (name, timezone, support phone, order prefix, max discount, push policy on_create or on_confirm); omitted fields stay. Country and currency may change only while the store has no orders (invalid_state after). Scope: stores:write.',
+    description: 'Patch store fields (name, timezone, support phone, order prefix, max discount, push policy on_create or on_confirm); omitted fields stay. Country and currency change only while it has no orders. Scope: stores:write.',
     scope: 'stores:write',
     annotations: CHANGES,
     input: UpdateStoreInput,

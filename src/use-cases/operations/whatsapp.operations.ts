@@ -1,8 +1,20 @@
 // WhatsApp (MCP-TOOLS.md §6.10 rows 57-59): a store's notification settings and message previews.
-// Sending, the outbox and message history come with the WhatsApp worker.
-import { GetWhatsappSettingsInput, PreviewWhatsappMessageInput, UpdateWhatsappSettingsInput, WhatsappPreview, WhatsappSettings } from '../whatsapp/whatsapp.schemas.ts';
+// Rows 60-62: messages queued in the WhatsApp outbox, listed with their statuses, cancelled while queued.
+import {
+  CancelWhatsappMessageInput,
+  GetWhatsappSettingsInput,
+  ListWhatsappMessagesInput,
+  PreviewWhatsappMessageInput,
+  SendWhatsappMessageInput,
+  UpdateWhatsappSettingsInput,
+  WhatsappMessage,
+  WhatsappMessagePage,
+  WhatsappPreview,
+  WhatsappSettings,
+} from '../whatsapp/whatsapp.schemas.ts';
+import { cancelWhatsappMessage, listWhatsappMessages, sendWhatsappMessage } from '../whatsapp/whatsapp-messages.use-case.ts';
 import { getWhatsappSettings, previewWhatsappMessage, updateWhatsappSettings } from '../whatsapp/whatsapp-settings.use-case.ts';
-import { CHANGES, READ_ONLY, defineOperation } from './operation.ts';
+import { CHANGES, DESTROYS, READ_ONLY, defineOperation } from './operation.ts';
 
 export const whatsappOperations = [
   defineOperation({
@@ -21,7 +33,7 @@ export const whatsappOperations = [
   defineOperation({
     name: 'update_whatsapp_settings',
     title: 'Update WhatsApp settings',
-    description: 'Patch WhatsApp notifications: enabled, sender number, phone-number id, events (order_created, order_confirmed, order_shipped, order_delivered) and their templates with placeholders {nombre} {producto} {total} {ciudad} {tracking}. Omitted keys stay. Scope: whatsapp:write.',
+    description: 'Patch WhatsApp notifications: enabled, sender number, phone-number id, which order events message the buyer and their template texts. Omitted keys stay. Scope: whatsapp:write.',
     scope: 'whatsapp:write',
     annotations: CHANGES,
     input: UpdateWhatsappSettingsInput,
@@ -43,5 +55,44 @@ export const whatsappOperations = [
     http: 'GET /orders/:order_id/whatsapp-preview',
     cli: 'whatsapp preview <order_id>',
     run: previewWhatsappMessage,
+  }),
+  defineOperation({
+    name: 'send_whatsapp_message',
+    title: 'Send WhatsApp message',
+    description: "Queue a WhatsApp message to an order's buyer: a store template (by event) or a text, exactly one. Requires idempotency_key (a retry returns the same message). Returns it with status queued. Scope: whatsapp:write.",
+    scope: 'whatsapp:write',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    input: SendWhatsappMessageInput,
+    output: WhatsappMessage,
+    hints: { not_found: 'order_id must be an order id from list_orders.', conflict: 'This idempotency_key was used for another message: use a new key.', invalid_input: 'Send exactly one of template and text.' },
+    http: 'POST /orders/:order_id/whatsapp',
+    cli: 'whatsapp send <order_id>',
+    run: sendWhatsappMessage,
+  }),
+  defineOperation({
+    name: 'list_whatsapp_messages',
+    title: 'List WhatsApp messages',
+    description: 'WhatsApp messages newest first, with status (queued, sending, sent, delivered, read, failed, cancelled) and error; filter by store, order or status. Paged with cursor/limit. Scope: orders:read.',
+    scope: 'orders:read',
+    annotations: READ_ONLY,
+    input: ListWhatsappMessagesInput,
+    output: WhatsappMessagePage,
+    hints: { not_found: 'store_id from list_stores, order_id from list_orders.', invalid_cursor: 'Pass next_cursor from the previous answer.' },
+    http: 'GET /whatsapp/messages',
+    cli: 'whatsapp messages',
+    run: listWhatsappMessages,
+  }),
+  defineOperation({
+    name: 'cancel_whatsapp_message',
+    title: 'Cancel WhatsApp message',
+    description: 'Cancel a message still queued in the outbox; one already sent cannot be recalled (invalid_state). Scope: whatsapp:write.',
+    scope: 'whatsapp:write',
+    annotations: DESTROYS,
+    input: CancelWhatsappMessageInput,
+    output: WhatsappMessage,
+    hints: { not_found: 'message_id must be a message id from list_whatsapp_messages.', invalid_state: 'list_whatsapp_messages shows its status.' },
+    http: 'POST /whatsapp/messages/:message_id/cancel',
+    cli: 'whatsapp cancel <message_id>',
+    run: cancelWhatsappMessage,
   }),
 ];

@@ -25,6 +25,7 @@ import {
 import { CANONICALIZED_COUNTRIES, POSTAL_CODE_REQUIRED } from '../../domain/countries.ts';
 import { normalizePhone, phoneDigits } from '../../domain/phone.ts';
 import { storeMoney } from '../stores/store-money.ts';
+import { notifyBuyer } from '../whatsapp/buyer-messages.ts';
 import { checkOrderPrice } from '../../domain/pricing.ts';
 import { botReason } from '../../domain/anti-bot.ts';
 import { stableJson } from '../../domain/stable-json.ts';
@@ -300,6 +301,8 @@ export async function createOrder(deps: Deps, req: OrderRequest, trace: OrderTra
       currency: r.store.currency,
       client_ip: req.ip,
       fulfillment_status: null,
+      tracking_number: null,
+      cancel_reason: null,
       created_at: nowIso,
       updated_at: nowIso,
     };
@@ -322,6 +325,7 @@ export async function createOrder(deps: Deps, req: OrderRequest, trace: OrderTra
       await insertJob(tx, {
         id: newId(),
         order_id: order.id,
+        action: 'push',
         // The store's push policy and a city awaiting review hold it (SPEC 6, 7).
         state: pushReleased({ status: 'pending', needs_review: needsReview }, r.store.push_policy) ? 'queued' : 'held',
         attempts: 0,
@@ -332,12 +336,17 @@ export async function createOrder(deps: Deps, req: OrderRequest, trace: OrderTra
         created_at: nowIso,
         updated_at: nowIso,
       });
+      await notifyBuyer(deps, tx, order, 'order_created', nowIso);
     }
     if (r.key && (r.key.last_used_at === null || now.getTime() - Date.parse(r.key.last_used_at) > KEY_TOUCH_INTERVAL_MS)) await touchKey(tx, r.key.id, nowIso);
     const body = createdBody(order);
     await remember(body);
     return { body, replayed: false };
   });
+  if (!outcome.replayed) {
+    deps.nudge.fulfillment();
+    deps.nudge.whatsapp();
+  }
   if (!outcome.replayed) deps.log.info({ orderId: outcome.body.data.id, storeId: r.store.id, number: outcome.body.data.order_number }, 'order created');
   return outcome;
 }

@@ -44,3 +44,11 @@ export const OrderEvent = v.object({
 });
 
 export const OrderEventPage = pageOf(OrderEvent);
+
+export const CANCEL_REASONS = ['buyer_declined', 'unreachable', 'duplicate', 'fraud', 'other'] as const;
+
+export const CancelOrderInput = v.strictObject({
+  order_id: orderId,
+  reason: v.pipe(v.picklist(CANCEL_REASONS, `reason must be one of ${CANCEL_REASONS.join(', ')}`), v.description('Why the order is cancelled.')),
+  note: v.optional(textInput('note', 1, 1000, 'Details for the timeline.')),
+});

@@ -5,6 +5,7 @@
 import type * as v from 'valibot';
 import type { Deps } from '../../app.ts';
 import { newId } from '../../ids.ts';
+import { cancelPushJob, insertJobRow } from '../../db/queries/fulfillment.queries.ts';
 import { writeTransaction, type Tx } from '../../db/transaction.ts';
 import { findJobByOrder, findOrder, insertEvent, listEventPage, setUnstartedJobState, updateOrder, type OrderRow } from '../../db/queries/orders.queries.ts';
 import { canMove, type OrderStatus } from '../../domain/order-status.ts';
@@ -16,7 +17,8 @@ import type { Caller } from '../caller.ts';
 import { clampLimit, keysetPage, pageAfter } from '../pagination.ts';
 import { orderOf, type StoreRow } from '../tenancy.ts';
 import { orderDetail } from './orders.use-case.ts';
-import type { AddOrderNoteInput, ListOrderEventsInput, OrderEventPage, UpdateOrderBuyerInput, UpdateOrderStatusInput } from './order-life.schemas.ts';
+import { buyerNotifier } from '../whatsapp/buyer-messages.ts';
+import type { AddOrderNoteInput, CancelOrderInput, ListOrderEventsInput, OrderEventPage, UpdateOrderBuyerInput, UpdateOrderStatusInput } from './order-life.schemas.ts';
 
 type Out<S extends v.GenericSchema> = v.InferOutput<S>;
 
@@ -39,7 +41,7 @@ async function followPolicy(tx: Tx, order: Pick<OrderRow, 'id' | 'status' | 'nee
  * The COD state machine, driven by a person: forward as the machine allows, or from confirmed back
  * to pending while the push has not started (a call centre's mistake). Cancelling is cancel_order's.
  */
-export async function updateOrderStatus(deps: Pick<Deps, 'db' | 'clock'>, caller: Caller, input: Out<typeof UpdateOrderStatusInput>) {
+export async function updateOrderStatus(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'nudge'>, caller: Caller, input: Out<typeof UpdateOrderStatusInput>) {
   const { order, store } = await orderOf(deps, caller, input.order_id);
   const now = deps.clock.now().toISOString();
   await writeTransaction(deps.db, async (tx) => {
@@ -54,7 +56,10 @@ export async function updateOrderStatus(deps: Pick<Deps, 'db' | 'clock'>, caller
     await updateOrder(tx, order.id, { status: to, updated_at: now });
     await event(tx, current, caller, 'order.status_changed', { from: current.status, to, note: input.note ?? null }, now);
     await followPolicy(tx, { ...current, status: to }, store, now);
+    await buyerNotifier(deps)(tx, current, to, now);
   });
+  deps.nudge.fulfillment();
+  deps.nudge.whatsapp();
   return orderDetail(deps, (await findOrder(deps.db, order.id))!);
 }
 
@@ -102,6 +107,34 @@ export async function updateOrderBuyer(deps: Pick<Deps, 'db' | 'clock' | 'catalo
     await event(tx, order, caller, 'order.buyer_updated', { changes, needs_review: change.needs_review === 1 }, now);
     await followPolicy(tx, { id: order.id, status: order.status, needs_review: change.needs_review ?? order.needs_review }, store, now);
   });
+  return orderDetail(deps, (await findOrder(deps.db, order.id))!);
+}
+
+/**
+ * Cancels an order (pending, confirmed or processing). A push that never left is cancelled with it;
+ * one that started, or reached the platform, gets a cancel job in the same outbox, which cancels
+ * whatever the push created there (looked up by reference when its answer was lost). Cancelling a
+ * cancelled order changes nothing.
+ */
+export async function cancelOrder(deps: Pick<Deps, 'db' | 'clock' | 'nudge'>, caller: Caller, input: Out<typeof CancelOrderInput>) {
+  const { order } = await orderOf(deps, caller, input.order_id);
+  const now = deps.clock.now().toISOString();
+  const queued = await writeTransaction(deps.db, async (tx) => {
+    const current = (await findOrder(tx, order.id))!;
+    if (current.status === 'cancelled') return false;
+    if (!canMove(current.status, 'cancelled')) throw invalidState(`An order that is ${current.status} cannot be cancelled`, [{ field: 'order_id', message: `${current.status}: the parcel has left` }]);
+    await updateOrder(tx, order.id, { status: 'cancelled', cancel_reason: input.reason, updated_at: now });
+    const push = await findJobByOrder(tx, order.id);
+    // Never attempted: nothing can exist at the platform.
+    const untouched = !push || ((push.state === 'queued' || push.state === 'held') && push.attempts === 0 && push.last_error === null);
+    if (push && push.state !== 'in_flight' && push.state !== 'done') await cancelPushJob(tx, push.id, now);
+    const platform = !untouched && !(await findJobByOrder(tx, order.id, 'cancel'));
+    if (platform)
+      await insertJobRow(tx, { id: newId(), order_id: order.id, action: 'cancel', state: 'queued', attempts: 0, next_attempt_at: now, lease_until: null, last_error: null, remote_id: push?.remote_id ?? null, created_at: now, updated_at: now });
+    await event(tx, current, caller, 'order.cancelled', { from: current.status, reason: input.reason, note: input.note ?? null, platform_cancel: platform ? 'queued' : 'not_needed' }, now);
+    return platform;
+  });
+  if (queued) deps.nudge.fulfillment();
   return orderDetail(deps, (await findOrder(deps.db, order.id))!);
 }
 

@@ -33,11 +33,21 @@ export async function showOrder(deps: Pick<Deps, 'db'>, idOrNumber: string, stor
 
 /** The full order: the record, its events and its outbox job. */
 export async function orderDetail(deps: Pick<Deps, 'db'>, order: OrderRow) {
-  const [events, job] = await Promise.all([listEvents(deps.db, order.id), findJobByOrder(deps.db, order.id)]);
+  const [events, job, cancel] = await Promise.all([listEvents(deps.db, order.id), findJobByOrder(deps.db, order.id), findJobByOrder(deps.db, order.id, 'cancel')]);
   return {
     ...orderView(order),
     events: events.map((e) => ({ ...e, data: JSON.parse(e.data) as unknown })),
-    fulfillment: job ? { state: job.state, attempts: job.attempts, next_attempt_at: job.next_attempt_at, last_error: job.last_error, remote_id: job.remote_id } : null,
+    fulfillment: job
+      ? {
+          state: job.state,
+          attempts: job.attempts,
+          next_attempt_at: job.next_attempt_at,
+          last_error: job.last_error,
+          remote_id: job.remote_id,
+          // The platform side of a cancellation: queued, in_flight, failed (retrying), dead, done.
+          cancel: cancel ? { state: cancel.state, attempts: cancel.attempts, last_error: cancel.last_error } : null,
+        }
+      : null,
   };
 }
 

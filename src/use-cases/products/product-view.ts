@@ -59,6 +59,12 @@ export async function productDetail(deps: Pick<Deps, 'db' | 'config'>, p: Produc
     packs: packs.map((pack) => packView(pack, store, p.min_unit_price_minor, money)),
     default_pack: defaultPack(packs)?.code ?? null,
     fulfillment_product_ref: p.fulfillment_product_ref,
+    fulfillment: {
+      product_id: p.fulfillment_product_ref,
+      variant_id: p.fulfillment_variant_ref,
+      name: p.fulfillment_product_name,
+      unlinked_at: p.fulfillment_unlinked_at,
+    },
     landing_pages: landings,
     updated_at: p.updated_at || p.created_at,
   };

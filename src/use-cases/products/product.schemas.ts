@@ -194,6 +194,10 @@ export const Product = v.object({
   packs: v.array(Pack),
   default_pack: v.nullable(v.string()),
   fulfillment_product_ref: v.nullable(v.string()),
+  fulfillment: v.pipe(
+    v.object({ product_id: v.nullable(v.string()), variant_id: v.nullable(v.string()), name: v.nullable(v.string()), unlinked_at: v.nullable(v.string()) }),
+    v.description('The platform product it is linked to (link_product_to_fulfillment); unlinked_at: pushes refuse it until relinked.'),
+  ),
   landing_pages: v.object({ total: v.number(), published: v.number() }),
   updated_at: timestamp('Last change, ISO-8601 UTC.'),
 });

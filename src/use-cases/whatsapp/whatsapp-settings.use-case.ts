@@ -3,13 +3,11 @@
 import type * as v from 'valibot';
 import type { Deps } from '../../app.ts';
 import { findWhatsappSettings, saveWhatsappSettings } from '../../db/queries/whatsapp.queries.ts';
-import { findProduct } from '../../db/queries/products.queries.ts';
-import { findJobByOrder } from '../../db/queries/orders.queries.ts';
 import { normalizePhone } from '../../domain/phone.ts';
-import { DEFAULT_TEMPLATES, PLACEHOLDERS, WHATSAPP_EVENTS, renderTemplate, unknownPlaceholders, type Placeholder, type WhatsappEvent } from '../../domain/whatsapp-template.ts';
+import { PLACEHOLDERS, unknownPlaceholders, type WhatsappEvent } from '../../domain/whatsapp-template.ts';
+import { readWhatsappSettings, renderForOrder } from './buyer-messages.ts';
 import { fieldError } from '../../errors.ts';
 import type { Caller } from '../caller.ts';
-import { storeMoney } from '../stores/store-money.ts';
 import { orderOf, storeOf, type StoreRow } from '../tenancy.ts';
 import type { GetWhatsappSettingsInput, PreviewWhatsappMessageInput, UpdateWhatsappSettingsInput, WhatsappPreview, WhatsappSettings } from './whatsapp.schemas.ts';
 
@@ -17,19 +15,7 @@ type Out<S extends v.GenericSchema> = v.InferOutput<S>;
 type PerEvent<T> = Record<WhatsappEvent, T>;
 
 async function settingsOf(deps: Pick<Deps, 'db'>, store: StoreRow): Promise<Out<typeof WhatsappSettings>> {
-  const row = await findWhatsappSettings(deps.db, store.id);
-  const events = (row ? JSON.parse(row.events) : {}) as Partial<PerEvent<boolean>>;
-  const templates = (row ? JSON.parse(row.templates) : {}) as Partial<PerEvent<string>>;
-  return {
-    store_id: store.id,
-    enabled: row?.enabled === 1,
-    sender_number: row?.sender_number ?? null,
-    phone_number_id: row?.phone_number_id ?? null,
-    events: Object.fromEntries(WHATSAPP_EVENTS.map((e) => [e, events[e] ?? false])) as PerEvent<boolean>,
-    templates: Object.fromEntries(WHATSAPP_EVENTS.map((e) => [e, templates[e] ?? DEFAULT_TEMPLATES[e]])) as PerEvent<string>,
-    placeholders: PLACEHOLDERS.map((p) => `{${p}}`),
-    updated_at: row?.updated_at ?? null,
-  };
+  return { store_id: store.id, ...(await readWhatsappSettings(deps.db, store.id)), placeholders: PLACEHOLDERS.map((p) => `{${p}}`) };
 }
 
 export async function getWhatsappSettings(deps: Pick<Deps, 'db'>, caller: Caller, input: Out<typeof GetWhatsappSettingsInput>) {
@@ -70,15 +56,8 @@ export async function previewWhatsappMessage(deps: Pick<Deps, 'db' | 'config'>, 
   if ((input.template === undefined) === (input.text === undefined)) throw fieldError('template', 'send exactly one of template and text');
   const { order, store } = await orderOf(deps, caller, input.order_id);
   if (input.text !== undefined) checkPlaceholders('text', input.text);
-  const [product, job, settings] = await Promise.all([findProduct(deps.db, order.product_id), findJobByOrder(deps.db, order.id), settingsOf(deps, store)]);
-  const units = order.pack_units * order.quantity;
-  const values: Record<Placeholder, string> = {
-    nombre: order.nombre.split(/\s+/)[0] ?? order.nombre,
-    producto: `${product?.name ?? ''}${units > 1 ? ` (${units} unidades)` : ''}`,
-    total: storeMoney(deps, store).format(order.total_price_minor),
-    ciudad: order.ciudad,
-    tracking: job?.remote_id ?? 'pendiente',
-  };
+  const settings = await readWhatsappSettings(deps.db, store.id);
   const text = input.text ?? settings.templates[input.template!];
-  return { order_id: order.id, to: order.telefono_e164, template: input.template ?? null, text: renderTemplate(text, values), values };
+  const rendered = await renderForOrder(deps, deps.db, order, store, text);
+  return { order_id: order.id, to: order.telefono_e164, template: input.template ?? null, text: rendered.text, values: rendered.values };
 }

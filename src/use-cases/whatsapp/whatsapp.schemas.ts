@@ -1,8 +1,9 @@
 // WhatsApp settings and previews (MCP-TOOLS.md §6.10 rows 57-59): inputs and outputs. Template keys
 // are fixed (an object, not a record, §6.10), one per order event that may message the buyer.
 import * as v from 'valibot';
-import { PLACEHOLDERS, WHATSAPP_EVENTS } from '../../domain/whatsapp-template.ts';
-import { booleanInput, textInput, uuidInput } from '../fields.ts';
+import { MESSAGE_STATUSES, PLACEHOLDERS, WHATSAPP_EVENTS } from '../../domain/whatsapp-template.ts';
+import { booleanInput, pageOf, textInput, uuidInput } from '../fields.ts';
+import { cursorInput, limitInput } from '../pagination.ts';
 
 /** A WhatsApp text message is at most 4,096 characters; templates leave room for the placeholders. */
 export const TEMPLATE_MAX = 1_024;
@@ -27,8 +28,8 @@ export const UpdateWhatsappSettingsInput = v.strictObject({
   events: v.optional(v.pipe(v.strictObject(eachEvent((e) => booleanInput(e, `Message the buyer ${EVENT_TEXT[e]}.`))), v.description('Which order events message the buyer; omitted keys stay.'))),
   templates: v.optional(
     v.pipe(
-      v.strictObject(eachEvent((e) => textInput(e, 1, TEMPLATE_MAX, `Text sent ${EVENT_TEXT[e]}; placeholders ${PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}.`))),
-      v.description('Message texts; omitted keys stay.'),
+      v.strictObject(eachEvent((e) => textInput(e, 1, TEMPLATE_MAX, `Text sent ${EVENT_TEXT[e]}.`))),
+      v.description(`Message texts with placeholders ${PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}; omitted keys stay.`),
     ),
   ),
 });
@@ -59,3 +60,42 @@ export const WhatsappPreview = v.object({
   text: v.string(),
   values: v.record(v.string(), v.string()),
 });
+
+export const SendWhatsappMessageInput = v.strictObject({
+  order_id: uuidInput('order_id', 'Order id (from list_orders).'),
+  template: v.optional(v.pipe(v.picklist(WHATSAPP_EVENTS, `template must be one of ${WHATSAPP_EVENTS.join(', ')}`), v.description("Send the store's template for this event."))),
+  text: v.optional(textInput('text', 1, TEMPLATE_MAX, 'Or send this text (placeholders allowed). Exactly one of template and text.')),
+  idempotency_key: textInput('idempotency_key', 8, 200, 'Your unique key for this message: a retry with the same key returns the same message instead of sending twice.'),
+});
+
+export const ListWhatsappMessagesInput = v.strictObject({
+  store_id: v.optional(uuidInput('store_id', 'Only this store (from list_stores).')),
+  order_id: v.optional(uuidInput('order_id', 'Only this order (from list_orders).')),
+  status: v.optional(v.pipe(v.picklist(MESSAGE_STATUSES, `status must be one of ${MESSAGE_STATUSES.join(', ')}`), v.description('Only messages in this status.'))),
+  cursor: cursorInput,
+  limit: limitInput,
+});
+
+export const CancelWhatsappMessageInput = v.strictObject({ message_id: uuidInput('message_id', 'Message id (from send_whatsapp_message or list_whatsapp_messages).') });
+
+export const WhatsappMessage = v.object({
+  id: v.string(),
+  store_id: v.string(),
+  order_id: v.string(),
+  to: v.pipe(v.string(), v.description("The buyer's number, E.164.")),
+  type: v.picklist(['text', 'template']),
+  template: v.nullable(v.string()),
+  text: v.pipe(v.string(), v.description('What the buyer reads.')),
+  event: v.pipe(v.nullable(v.string()), v.description('The order event that sent it automatically; null when sent by a person or a tool.')),
+  status: v.pipe(v.picklist(MESSAGE_STATUSES), v.description('queued → sending → sent → delivered → read; failed; cancelled.')),
+  attempts: v.number(),
+  last_error: v.nullable(v.string()),
+  wa_message_id: v.nullable(v.string()),
+  replayed: v.optional(v.pipe(v.boolean(), v.description('The idempotency_key returned an existing message: nothing new was queued.'))),
+  created_at: v.string(),
+  sent_at: v.nullable(v.string()),
+  delivered_at: v.nullable(v.string()),
+  read_at: v.nullable(v.string()),
+});
+
+export const WhatsappMessagePage = pageOf(WhatsappMessage);

@@ -1,0 +1,28 @@
+// `codrail secrets rotate` (README "Secrets at rest"): after CODRAIL_SECRET_KEY changed (the old key
+// kept in CODRAIL_SECRET_KEY_PREVIOUS, or the key file next to the database), every stored secret
+// sealed with an older key is opened and sealed again with the current one. Run it, check the
+// count, then drop the old key.
+import type { Deps } from '../app.ts';
+import { allConnections, resealConnection } from '../db/queries/fulfillment.queries.ts';
+import { connectionContext } from '../fulfillment/connections.ts';
+
+export async function rotateSecrets(deps: Pick<Deps, 'db' | 'secrets'>) {
+  const box = deps.secrets.box();
+  let resealed = 0;
+  let current = 0;
+  const failed: { store_id: string; error: string }[] = [];
+  for (const row of await allConnections(deps.db)) {
+    if (!box.isStale(row.token_sealed)) {
+      current++;
+      continue;
+    }
+    try {
+      const context = connectionContext(row.store_id);
+      await resealConnection(deps.db, row.store_id, box.seal(box.open(row.token_sealed, context), context));
+      resealed++;
+    } catch (error) {
+      failed.push({ store_id: row.store_id, error: (error as Error).message });
+    }
+  }
+  return { key: deps.secrets.source(), key_id: box.currentKeyId, resealed, already_current: current, failed };
+}

@@ -1,0 +1,132 @@
+// What a buyer's WhatsApp message says, and the automatic ones (issue 12): a store template or a
+// text filled from the order, queued in the WhatsApp outbox in the transaction that changed the
+// order, at most once per order and event (a unique index), only for live orders of stores that
+// switched the event on. One place for the preview, send_whatsapp_message and the order events.
+import type { Deps } from '../../app.ts';
+import type { Db } from '../../db/connect.ts';
+import type { Tx } from '../../db/transaction.ts';
+import { findWhatsappSettings, insertMessage, type MessageRow } from '../../db/queries/whatsapp.queries.ts';
+import { findProduct } from '../../db/queries/products.queries.ts';
+import { findStore } from '../../db/queries/stores.queries.ts';
+import { findJobByOrder, insertEvent, type OrderRow } from '../../db/queries/orders.queries.ts';
+import type { OrderStatus } from '../../domain/order-status.ts';
+import { DEFAULT_TEMPLATES, EVENT_OF_STATUS, WHATSAPP_EVENTS, placeholderOrder, renderTemplate, type Placeholder, type WhatsappEvent } from '../../domain/whatsapp-template.ts';
+import { newId } from '../../ids.ts';
+import { storeMoney } from '../stores/store-money.ts';
+import type { StoreRow } from '../tenancy.ts';
+
+type PerEvent<T> = Record<WhatsappEvent, T>;
+
+export interface StoreWhatsapp {
+  enabled: boolean;
+  sender_number: string | null;
+  phone_number_id: string | null;
+  events: PerEvent<boolean>;
+  templates: PerEvent<string>;
+  updated_at: string | null;
+}
+
+/** A store's settings with the defaults filled in (everything off, the Spanish default texts). */
+export async function readWhatsappSettings(db: Db | Tx, storeId: string): Promise<StoreWhatsapp> {
+  const row = await findWhatsappSettings(db, storeId);
+  const events = (row ? JSON.parse(row.events) : {}) as Partial<PerEvent<boolean>>;
+  const templates = (row ? JSON.parse(row.templates) : {}) as Partial<PerEvent<string>>;
+  return {
+    enabled: row?.enabled === 1,
+    sender_number: row?.sender_number ?? null,
+    phone_number_id: row?.phone_number_id ?? null,
+    events: Object.fromEntries(WHATSAPP_EVENTS.map((e) => [e, events[e] ?? false])) as PerEvent<boolean>,
+    templates: Object.fromEntries(WHATSAPP_EVENTS.map((e) => [e, templates[e] ?? DEFAULT_TEMPLATES[e]])) as PerEvent<string>,
+    updated_at: row?.updated_at ?? null,
+  };
+}
+
+export interface Rendered {
+  text: string;
+  values: Record<Placeholder, string>;
+  /** A template message's body parameters, in the order its text names the placeholders. */
+  parameters: string[];
+}
+
+/** The placeholders' values for an order: first name, product and units, formatted total, city, tracking. */
+export async function renderForOrder(deps: Pick<Deps, 'config'>, db: Db | Tx, order: OrderRow, store: Pick<StoreRow, 'currency' | 'country'>, text: string): Promise<Rendered> {
+  const [product, job] = await Promise.all([findProduct(db, order.product_id), order.tracking_number ? undefined : findJobByOrder(db, order.id)]);
+  const units = order.pack_units * order.quantity;
+  const values: Record<Placeholder, string> = {
+    nombre: order.nombre.split(/\s+/)[0] ?? order.nombre,
+    producto: `${product?.name ?? ''}${units > 1 ? ` (${units} unidades)` : ''}`,
+    total: storeMoney(deps, store).format(order.total_price_minor),
+    ciudad: order.ciudad,
+    tracking: order.tracking_number ?? job?.remote_id ?? 'pendiente',
+  };
+  return { text: renderTemplate(text, values), values, parameters: placeholderOrder(text).map((p) => values[p]) };
+}
+
+export interface NewMessage {
+  order: OrderRow;
+  kind: { type: 'template'; template: WhatsappEvent } | { type: 'text' };
+  rendered: Rendered;
+  event: WhatsappEvent | null;
+  idempotency: { key: string; hash: string } | null;
+  actor: string;
+  now: string;
+}
+
+/** Queues one message and its order event; undefined when the event or key already has one. */
+export async function queueMessage(tx: Tx, m: NewMessage): Promise<MessageRow | undefined> {
+  const row: MessageRow = {
+    id: newId(),
+    store_id: m.order.store_id,
+    order_id: m.order.id,
+    to_e164: m.order.telefono_e164,
+    type: m.kind.type,
+    template: m.kind.type === 'template' ? m.kind.template : null,
+    body: m.rendered.text,
+    parameters: JSON.stringify(m.kind.type === 'template' ? m.rendered.parameters : []),
+    event: m.event,
+    idempotency_key: m.idempotency?.key ?? null,
+    request_hash: m.idempotency?.hash ?? null,
+    status: 'queued',
+    attempts: 0,
+    next_attempt_at: m.now,
+    lease_until: null,
+    last_error: null,
+    wa_message_id: null,
+    actor: m.actor,
+    created_at: m.now,
+    updated_at: m.now,
+    sent_at: null,
+    delivered_at: null,
+    read_at: null,
+  };
+  if (!(await insertMessage(tx, row))) return undefined;
+  await insertEvent(tx, {
+    id: newId(),
+    order_id: m.order.id,
+    store_id: m.order.store_id,
+    type: 'whatsapp.queued',
+    actor: m.actor,
+    data: JSON.stringify({ message_id: row.id, type: row.type, template: row.template, event: m.event }),
+    created_at: m.now,
+  });
+  return row;
+}
+
+/** The automatic message of an order event, if the store switched it on; live orders only. */
+export async function notifyBuyer(deps: Pick<Deps, 'config'>, tx: Tx, order: OrderRow, event: WhatsappEvent, now: string): Promise<void> {
+  if (order.sandbox === 1) return;
+  const settings = await readWhatsappSettings(tx, order.store_id);
+  if (!settings.enabled || !settings.events[event]) return;
+  const store = await findStore(tx, order.store_id);
+  if (!store) return;
+  const rendered = await renderForOrder(deps, tx, order, store, settings.templates[event]);
+  await queueMessage(tx, { order, kind: { type: 'template', template: event }, rendered, event, idempotency: null, actor: 'system', now });
+}
+
+/** The hook every status change runs in its transaction: confirmed, shipped and delivered message the buyer. */
+export const buyerNotifier =
+  (deps: Pick<Deps, 'config'>) =>
+  async (tx: Tx, order: OrderRow, to: OrderStatus, now: string): Promise<void> => {
+    const event = EVENT_OF_STATUS[to];
+    if (event) await notifyBuyer(deps, tx, { ...order, status: to }, event, now);
+  };

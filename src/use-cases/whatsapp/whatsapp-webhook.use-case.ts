@@ -1,0 +1,62 @@
+// POST /api/whatsapp/webhook (issue 12): message statuses from the WhatsApp Cloud API, verified like
+// Meta signs them (`X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>` with the app
+// secret). Statuses only move forward (sent → delivered → read, or failed); repeats and reports about
+// unknown messages change nothing. GET answers Meta's subscription handshake (hub.verify_token).
+import * as v from 'valibot';
+import type { Deps } from '../../app.ts';
+import { writeTransaction } from '../../db/transaction.ts';
+import { applyMessageStatus } from '../../db/queries/whatsapp.queries.ts';
+import { insertEvent } from '../../db/queries/orders.queries.ts';
+import { verifyHubWebhook } from '../../domain/webhook-signature.ts';
+import { AppError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+
+const StatusSchema = v.looseObject({
+  id: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  status: v.string(),
+  errors: v.optional(v.array(v.looseObject({ code: v.optional(v.unknown()), title: v.optional(v.string()) }))),
+});
+
+/** Meta's envelope: entry[].changes[].value.statuses[] (other changes, like incoming messages, are ignored). */
+const PayloadSchema = v.looseObject({
+  object: v.optional(v.string()),
+  entry: v.array(v.looseObject({ changes: v.optional(v.array(v.looseObject({ value: v.optional(v.looseObject({ statuses: v.optional(v.array(StatusSchema)) })) })), []) })),
+});
+
+const REPORTED = new Set(['sent', 'delivered', 'read', 'failed']);
+
+export async function receiveWhatsappWebhook(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, raw: Buffer, signature: string | undefined) {
+  const secret = deps.config.whatsappAppSecret;
+  if (!secret) throw new AppError('not_ready', 'WhatsApp status webhooks are not configured (CODRAIL_WHATSAPP_APP_SECRET)');
+  if (!verifyHubWebhook(secret, raw, signature)) throw new AppError('unauthorized', 'Invalid X-Hub-Signature-256');
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new AppError('invalid_json', 'Body is not valid JSON');
+  }
+  const parsed = v.safeParse(PayloadSchema, body);
+  if (!parsed.success) throw new AppError('invalid_input', 'Not a WhatsApp Business webhook payload', [{ field: v.getDotPath(parsed.issues[0]) ?? 'body', message: parsed.issues[0].message }]);
+  const statuses = parsed.output.entry.flatMap((e) => e.changes.flatMap((c) => c.value?.statuses ?? []));
+  const now = deps.clock.now().toISOString();
+  let applied = 0;
+  await writeTransaction(deps.db, async (tx) => {
+    for (const s of statuses) {
+      if (!REPORTED.has(s.status)) continue;
+      const error = s.errors?.[0] ? `${s.errors[0].title ?? 'error'} (code ${String(s.errors[0].code ?? '?')})` : null;
+      const m = await applyMessageStatus(tx, s.id, s.status as 'sent' | 'delivered' | 'read' | 'failed', error, now);
+      if (!m) continue;
+      applied++;
+      await insertEvent(tx, { id: newId(), order_id: m.order_id, store_id: m.store_id, type: `whatsapp.${m.status}`, actor: 'whatsapp', data: JSON.stringify({ message_id: m.id, ...(error ? { error } : {}) }), created_at: now });
+    }
+  });
+  return { statuses: statuses.length, applied };
+}
+
+/** Meta's subscription check: echo hub.challenge when hub.verify_token is ours. */
+export function verifyWhatsappSubscription(deps: Pick<Deps, 'config'>, query: URLSearchParams): string {
+  const token = deps.config.whatsappVerifyToken;
+  if (!token) throw new AppError('not_ready', 'WhatsApp webhook verification is not configured (CODRAIL_WHATSAPP_VERIFY_TOKEN)');
+  if (query.get('hub.mode') !== 'subscribe' || query.get('hub.verify_token') !== token) throw new AppError('forbidden', 'Verification token mismatch');
+  return query.get('hub.challenge') ?? '';
+}

@@ -1,0 +1,229 @@
+// `codrail whatsapp sim`: a local stand-in for the WhatsApp Cloud API's send endpoint (issue 12), like
+// the fulfillment simulator. It accepts `POST [/vXX.X]/{phone-number-id}/messages`, records every
+// accepted message at `GET /_sim/messages` as `{id, to, type, text?, template?, status}`, and reports
+// statuses to a webhook signed like Meta's (`X-Hub-Signature-256`). Like the real API it has no
+// idempotency: a message sent twice arrives twice. Failure injection answers 500 without accepting.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { signHubWebhook } from '../domain/webhook-signature.ts';
+
+export interface WhatsappSimOptions {
+  port?: number;
+  host?: string;
+  /** The only bearer token accepted; any (or none) when unset. */
+  token?: string;
+  failRate?: number;
+  latencyMs?: number;
+  webhookUrl?: string;
+  appSecret?: string;
+  /** Report `sent` then `delivered` for every accepted message (default true with a webhook). */
+  autoStatuses?: boolean;
+  random?: () => number;
+  log?: (line: string) => void;
+}
+
+export type SimMessageStatus = 'accepted' | 'sent' | 'delivered' | 'read' | 'failed';
+
+export interface SimMessage {
+  id: string;
+  phone_number_id: string;
+  to: string;
+  type: 'text' | 'template';
+  text?: string;
+  template?: { name: string; language: string; parameters: string[] };
+  status: SimMessageStatus;
+  created_at: string;
+}
+
+export interface WhatsappSim {
+  url: string;
+  port: number;
+  messages(): SimMessage[];
+  /** Sets a status and, with a webhook, resolves once its delivery succeeded or gave up. */
+  report(id: string, status: Exclude<SimMessageStatus, 'accepted'>): Promise<void>;
+  close(): Promise<void>;
+}
+
+const STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+const WEBHOOK_ATTEMPTS = 4;
+const WEBHOOK_RETRY_BASE_MS = 250;
+const MAX_BODY_BYTES = 256 * 1024;
+
+type Answer = { status: number; body: unknown };
+const graphError = (status: number, message: string, code = 100): Answer => ({ status, body: { error: { message, type: 'OAuthException', code } } });
+
+function parseMessage(body: unknown, phoneNumberId: string): Omit<SimMessage, 'id' | 'status' | 'created_at'> | string {
+  if (typeof body !== 'object' || body === null) return 'body must be a JSON object';
+  const b = body as Record<string, unknown>;
+  if (b.messaging_product !== 'whatsapp') return 'messaging_product must be "whatsapp"';
+  if (typeof b.to !== 'string' || !/^\d{6,15}$/.test(b.to)) return 'to must be a phone number in international format, digits only';
+  if (b.type === 'text') {
+    const text = (b.text as { body?: unknown } | undefined)?.body;
+    if (typeof text !== 'string' || !text || text.length > 4096) return 'text.body must be 1 to 4096 characters';
+    return { phone_number_id: phoneNumberId, to: b.to, type: 'text', text };
+  }
+  if (b.type === 'template') {
+    const t = b.template as { name?: unknown; language?: { code?: unknown }; components?: { type?: unknown; parameters?: { text?: unknown }[] }[] } | undefined;
+    if (typeof t?.name !== 'string' || !t.name) return 'template.name is required';
+    if (typeof t.language?.code !== 'string') return 'template.language.code is required';
+    const parameters = (t.components ?? []).filter((c) => c.type === 'body').flatMap((c) => (c.parameters ?? []).map((p) => String(p.text ?? '')));
+    return { phone_number_id: phoneNumberId, to: b.to, type: 'template', template: { name: t.name, language: t.language.code, parameters } };
+  }
+  return 'type must be text or template';
+}
+
+export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promise<WhatsappSim> {
+  const failRate = options.failRate ?? 0;
+  if (!(failRate >= 0 && failRate <= 1)) throw new RangeError('failRate must be between 0 and 1');
+  if (options.webhookUrl && !options.appSecret) throw new Error('webhookUrl needs appSecret (codrail refuses unsigned status webhooks)');
+  const random = options.random ?? Math.random;
+  const log = options.log ?? (() => {});
+  const latencyMs = Math.max(0, options.latencyMs ?? 0);
+  const auto = options.autoStatuses ?? true;
+  const messages = new Map<string, SimMessage>();
+  const closing = new AbortController();
+  const pending = new Set<Promise<void>>();
+  let sequence = 0;
+
+  const pause = (ms: number) => new Promise<void>((resolve) => (closing.signal.aborted ? resolve() : setTimeout(resolve, ms).unref()));
+
+  async function deliver(message: SimMessage, status: SimMessage['status']): Promise<void> {
+    const { webhookUrl, appSecret } = options;
+    if (!webhookUrl || !appSecret) return;
+    const body = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: 'WABA-SIM',
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: message.phone_number_id, phone_number_id: message.phone_number_id },
+                statuses: [
+                  {
+                    id: message.id,
+                    status,
+                    timestamp: String(Math.floor(Date.now() / 1000)),
+                    recipient_id: message.to,
+                    ...(status === 'failed' ? { errors: [{ code: 131026, title: 'Message undeliverable' }] } : {}),
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS && !closing.signal.aborted; attempt++) {
+      try {
+        const res = await fetch(webhookUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-hub-signature-256': signHubWebhook(appSecret, body) },
+          body,
+          signal: AbortSignal.any([closing.signal, AbortSignal.timeout(5_000)]),
+        });
+        await res.body?.cancel();
+        log(`webhook ${message.id} ${status} → ${res.status} (attempt ${attempt})`);
+        if (res.ok) return;
+      } catch (error) {
+        log(`webhook ${message.id} ${status} failed (attempt ${attempt}): ${(error as Error).message}`);
+      }
+      if (attempt < WEBHOOK_ATTEMPTS) await pause(WEBHOOK_RETRY_BASE_MS * 2 ** (attempt - 1));
+    }
+  }
+
+  async function report(id: string, status: (typeof STATUSES)[number]): Promise<void> {
+    const message = messages.get(id);
+    if (!message) throw new Error(`unknown message ${id}`);
+    message.status = status;
+    log(`status ${id} → ${status}`);
+    await deliver(message, status);
+  }
+
+  function track(work: Promise<void>): void {
+    pending.add(work);
+    void work.finally(() => pending.delete(work));
+  }
+
+  function accept(phoneNumberId: string, body: unknown): Answer {
+    const parsed = parseMessage(body, phoneNumberId);
+    if (typeof parsed === 'string') return graphError(400, `(#100) ${parsed}`);
+    const id = `wamid.SIM${String(++sequence).padStart(10, '0')}`;
+    const message: SimMessage = { id, ...parsed, status: 'accepted', created_at: new Date().toISOString() };
+    messages.set(id, message);
+    log(`accept ${id} → ${message.to} (${message.type})`);
+    if (auto && options.webhookUrl) track((async () => (await report(id, 'sent'), await report(id, 'delivered')))());
+    return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: parsed.to, wa_id: parsed.to }], messages: [{ id }] } };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sim');
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) return void res.writeHead(413).end();
+      chunks.push(chunk);
+    }
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: unknown;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = Symbol('invalid');
+    }
+    let answer: Answer;
+    const send = /^(?:\/v\d+(?:\.\d+)?)?\/([^/]+)\/messages$/.exec(url.pathname);
+    const status = /^\/_sim\/messages\/([^/]+)\/status$/.exec(url.pathname);
+    if (url.pathname === '/_sim/messages' && req.method === 'GET') answer = { status: 200, body: [...messages.values()] };
+    else if (status && req.method === 'POST') {
+      const to = (body as { status?: unknown } | undefined)?.status;
+      const id = decodeURIComponent(status[1]!);
+      if (!messages.has(id)) answer = { status: 404, body: { error: 'unknown message' } };
+      else if (typeof to !== 'string' || !(STATUSES as readonly string[]).includes(to)) answer = { status: 400, body: { error: `status must be one of ${STATUSES.join(', ')}` } };
+      else {
+        await report(id, to as (typeof STATUSES)[number]);
+        answer = { status: 200, body: messages.get(id) };
+      }
+    } else if (send && req.method === 'POST') {
+      if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}`) answer = graphError(401, 'Invalid OAuth access token.', 190);
+      else if (typeof body === 'symbol') answer = graphError(400, '(#100) body is not valid JSON');
+      else if (failRate > 0 && random() < failRate) answer = graphError(500, 'An unexpected error has occurred. Please retry your request later. (injected)', 2);
+      else answer = accept(decodeURIComponent(send[1]!), body);
+      if (latencyMs > 0) await pause(latencyMs);
+    } else answer = { status: 404, body: { error: 'not found' } };
+    if (res.destroyed) return;
+    const text = JSON.stringify(answer.body);
+    res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+    log(`${req.method} ${url.pathname} → ${answer.status}`);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`${req.method} ${req.url} crashed: ${(error as Error).message}`);
+      if (!res.headersSent && !res.destroyed) res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => (server.off('error', reject), resolve()));
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  log(`whatsapp simulator listening on ${url}`);
+  return {
+    url,
+    port,
+    messages: () => [...messages.values()].map((m) => structuredClone(m)),
+    report: (id, s) => report(id, s),
+    async close() {
+      closing.abort();
+      await Promise.allSettled([...pending]);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,94 @@
+// The WhatsApp outbox worker inside `codrail serve` (issue 12): claims queued messages on the one
+// outbox loop, sends each through the Cloud API from its store's phone-number id, retries what was
+// not accepted (5xx, 429, network refusals) with backoff, and fails what cannot be sent. A send whose
+// answer was lost may have reached the buyer: it is failed, never resent, so nobody gets a message twice.
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/connect.ts';
+import { writeTransaction } from '../db/transaction.ts';
+import { insertEvent } from '../db/queries/orders.queries.ts';
+import { claimDueMessages, failMessage, findWhatsappSettings, markMessageSent, retryMessage, type MessageRow } from '../db/queries/whatsapp.queries.ts';
+import { TEMPLATE_LANGUAGE } from '../domain/whatsapp-template.ts';
+import { newId } from '../ids.ts';
+import { WHATSAPP_BACKOFF_BASE_MS, WHATSAPP_BACKOFF_MAX_MS, WHATSAPP_CONCURRENCY, WHATSAPP_MAX_ATTEMPTS, WHATSAPP_POLL_MS, WHATSAPP_TIMEOUT_MS } from '../limits.ts';
+import { OutboxLoop, backoffMs } from '../outbox/outbox-loop.ts';
+import { CloudApiClient, CloudApiError, type OutgoingMessage } from './cloud-api.ts';
+
+export interface WhatsappWorkerDeps {
+  config: Config;
+  db: Db;
+  log: Logger;
+  clock: Clock;
+}
+
+export class WhatsappWorker {
+  readonly #deps: WhatsappWorkerDeps;
+  readonly #client: CloudApiClient;
+  readonly #loop: OutboxLoop<MessageRow>;
+
+  constructor(deps: WhatsappWorkerDeps) {
+    if (!deps.config.whatsappUrl) throw new Error('No WhatsApp Cloud API URL configured');
+    this.#deps = deps;
+    this.#client = new CloudApiClient({ url: deps.config.whatsappUrl, token: deps.config.whatsappToken, timeoutMs: WHATSAPP_TIMEOUT_MS });
+    this.#loop = new OutboxLoop<MessageRow>({
+      name: 'whatsapp',
+      concurrency: WHATSAPP_CONCURRENCY,
+      pollMs: WHATSAPP_POLL_MS,
+      log: deps.log,
+      claim: (limit) => {
+        const now = deps.clock.now();
+        return writeTransaction(deps.db, (tx) => claimDueMessages(tx, now.toISOString(), new Date(now.getTime() + WHATSAPP_TIMEOUT_MS * 2).toISOString(), limit));
+      },
+      attempt: (m) => this.#send(m),
+    });
+  }
+
+  start(): void {
+    this.#loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.#loop.stop();
+  }
+
+  nudge(): void {
+    this.#loop.nudge();
+  }
+
+  async #event(m: MessageRow, type: string, data: object, now: string): Promise<void> {
+    await insertEvent(this.#deps.db, { id: newId(), order_id: m.order_id, store_id: m.store_id, type, actor: 'system', data: JSON.stringify({ message_id: m.id, ...data }), created_at: now });
+  }
+
+  async #send(m: MessageRow): Promise<void> {
+    const { db, log, clock } = this.#deps;
+    const settings = await findWhatsappSettings(db, m.store_id);
+    const now = () => clock.now().toISOString();
+    if (!settings?.phone_number_id) {
+      if (await failMessage(db, m, 'the store has no WhatsApp phone_number_id (update_whatsapp_settings)', now())) await this.#event(m, 'whatsapp.failed', { error: 'no phone_number_id' }, now());
+      return;
+    }
+    const message: OutgoingMessage =
+      m.type === 'template'
+        ? { type: 'template', to: m.to_e164, name: m.template!, language: TEMPLATE_LANGUAGE, parameters: JSON.parse(m.parameters) as string[] }
+        : { type: 'text', to: m.to_e164, text: m.body };
+    try {
+      const wamid = await this.#client.send(settings.phone_number_id, message);
+      const at = now();
+      if (await markMessageSent(db, m, wamid, at)) await this.#event(m, 'whatsapp.sent', { wa_message_id: wamid, attempts: m.attempts }, at);
+      log.info({ messageId: m.id, orderId: m.order_id, attempts: m.attempts }, 'whatsapp: sent');
+    } catch (error) {
+      const failure = error instanceof CloudApiError ? error : new CloudApiError('unknown', String(error));
+      const at = clock.now();
+      if (failure.kind === 'retry' && m.attempts < WHATSAPP_MAX_ATTEMPTS) {
+        const delay = Math.max(backoffMs(m.attempts, WHATSAPP_BACKOFF_BASE_MS, WHATSAPP_BACKOFF_MAX_MS), Math.min(failure.retryAfterMs ?? 0, WHATSAPP_BACKOFF_MAX_MS));
+        await retryMessage(db, m, failure.message, new Date(at.getTime() + delay).toISOString(), at.toISOString());
+        log.warn({ messageId: m.id, attempt: m.attempts, retryInMs: delay, error: failure.message }, 'whatsapp: send failed, will retry');
+        return;
+      }
+      const reason = failure.kind === 'unknown' ? `${failure.message}: it may have reached the buyer, so it is not resent` : failure.message;
+      if (await failMessage(db, m, reason, at.toISOString())) await this.#event(m, 'whatsapp.failed', { error: reason, attempts: m.attempts }, at.toISOString());
+      log.error({ messageId: m.id, attempts: m.attempts, error: reason }, 'whatsapp: message failed');
+    }
+  }
+}
