@@ -121,6 +121,43 @@ export function buildOpenApi(baseUrl: string): Json {
           },
         },
       },
+      '/api/whatsapp/webhook': {
+        post: {
+          operationId: 'whatsappWebhook',
+          summary: 'Message statuses from the WhatsApp Cloud API (sent, delivered, read, failed)',
+          description:
+            "Meta's webhook payload (`entry[].changes[].value.statuses[]`), signed with `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>` and the app secret (CODRAIL_WHATSAPP_APP_SECRET). Statuses only move forward; repeats change nothing.",
+          security: [],
+          parameters: [{ name: 'X-Hub-Signature-256', in: 'header', required: true, schema: { type: 'string' } }],
+          requestBody: { required: true, content: json({ type: 'object', required: ['entry'], properties: { object: { type: 'string' }, entry: { type: 'array', items: { type: 'object' } } } }) },
+          responses: {
+            '200': {
+              description: 'Acknowledged.',
+              content: json({
+                type: 'object',
+                required: ['success', 'data'],
+                properties: { success: { type: 'boolean', enum: [true] }, data: { type: 'object', required: ['statuses', 'applied'], properties: { statuses: { type: 'integer' }, applied: { type: 'integer' } } } },
+              }),
+            },
+            '400': error('Not JSON, or not a WhatsApp Business webhook payload.'),
+            '401': error('Missing or invalid signature.'),
+            '413': error('Body over 256 KiB.'),
+            '503': error('CODRAIL_WHATSAPP_APP_SECRET is not configured.'),
+          },
+        },
+        get: {
+          operationId: 'whatsappWebhookVerify',
+          summary: "Meta's webhook subscription handshake",
+          description: 'Answers `hub.challenge` as text when `hub.mode=subscribe` and `hub.verify_token` equals CODRAIL_WHATSAPP_VERIFY_TOKEN.',
+          security: [],
+          parameters: [
+            { name: 'hub.mode', in: 'query', required: true, schema: { type: 'string' } },
+            { name: 'hub.verify_token', in: 'query', required: true, schema: { type: 'string' } },
+            { name: 'hub.challenge', in: 'query', required: true, schema: { type: 'string' } },
+          ],
+          responses: { '200': { description: 'The challenge, echoed.', content: { 'text/plain': { schema: { type: 'string' } } } }, '403': error('Wrong verify token.'), '503': error('CODRAIL_WHATSAPP_VERIFY_TOKEN is not configured.') },
+        },
+      },
       ...account.paths,
       '/l/{slug}': {
         get: {

@@ -80,7 +80,7 @@ test('the simulator creates an order, then finds it by external reference, by id
 
     const one = await get(sim, `/orders/${created.id}`);
     assert.equal(one.status, 200);
-    assert.deepEqual(await one.json(), { id: created.id, external_ref: 'ref-1', status: 'PENDIENTE', created_at: created.created_at, updated_at: created.created_at });
+    assert.deepEqual(await one.json(), { id: created.id, external_ref: 'ref-1', status: 'PENDIENTE', tracking_number: null, created_at: created.created_at, updated_at: created.created_at });
     const missing = await get(sim, '/orders/P-999999');
     assert.equal(missing.status, 404);
     assert.ok(((await missing.json()) as { error: string }).error);
@@ -242,7 +242,7 @@ test('the simulator signs the status webhook with HMAC-SHA256 over "<t>.<body>" 
       assert.ok(!verifySignature('other-secret', delivery!.headers['x-codrail-signature'] as string, delivery!.body));
       const event = JSON.parse(delivery!.body) as Record<string, string>;
       assert.match(event.event_id!, /^evt_/);
-      assert.deepEqual({ ...event, event_id: undefined }, { event_id: undefined, order_id: id, external_ref: 'w', status: 'EN_TRANSITO', occurred_at: sim.orders()[0]!.updated_at });
+      assert.deepEqual({ ...event, event_id: undefined }, { event_id: undefined, order_id: id, external_ref: 'w', status: 'EN_TRANSITO', tracking_number: null, occurred_at: sim.orders()[0]!.updated_at });
       assert.equal(sim.orders()[0]!.status, 'EN_TRANSITO');
       await assert.rejects(sim.advance(id, 'VOLANDO'), /status must be one of/);
       await assert.rejects(sim.advance('P-404404', 'ENTREGADO'), /unknown order/);

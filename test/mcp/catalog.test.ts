@@ -21,8 +21,18 @@ const CATALOG: [string, string, boolean, boolean, boolean, boolean][] = [
   ['create_order', 'orders:create', _, _, R, _],
   ['update_order_buyer', 'orders:write', _, _, R, _],
   ['update_order_status', 'orders:write', _, _, R, _],
+  ['cancel_order', 'orders:write', _, R, R, R],
   ['add_order_note', 'orders:write', _, _, _, _],
   ['list_order_events', 'orders:read', R, _, R, _],
+  ['get_fulfillment_connection', 'stores:read', R, _, R, _],
+  ['set_fulfillment_credentials', 'stores:write', _, _, R, R],
+  ['test_fulfillment_connection', 'stores:read', R, _, R, R],
+  ['list_fulfillment_products', 'products:read', R, _, R, R],
+  ['link_product_to_fulfillment', 'products:write', _, _, R, R],
+  ['unlink_product_from_fulfillment', 'products:write', _, R, R, _],
+  ['push_order_to_fulfillment', 'orders:write', _, _, R, R],
+  ['push_confirmed_orders', 'orders:write', _, _, R, R],
+  ['sync_fulfillment_status', 'orders:write', _, _, R, R],
   ['list_products', 'products:read', R, _, R, _],
   ['get_product', 'products:read', R, _, R, _],
   ['create_product', 'products:write', _, _, _, _],
@@ -46,6 +56,9 @@ const CATALOG: [string, string, boolean, boolean, boolean, boolean][] = [
   ['get_whatsapp_settings', 'stores:read', R, _, R, _],
   ['update_whatsapp_settings', 'whatsapp:write', _, _, R, _],
   ['preview_whatsapp_message', 'orders:read', R, _, R, _],
+  ['send_whatsapp_message', 'whatsapp:write', _, _, R, R],
+  ['list_whatsapp_messages', 'orders:read', R, _, R, _],
+  ['cancel_whatsapp_message', 'whatsapp:write', _, R, R, _],
   ['list_countries', 'mcp:invoke', R, _, R, _],
   ['list_regions', 'mcp:invoke', R, _, R, _],
   ['list_cities', 'mcp:invoke', R, _, R, _],
@@ -65,6 +78,27 @@ const CATALOG: [string, string, boolean, boolean, boolean, boolean][] = [
   ['revoke_api_key', 'stores:write', _, R, R, _],
 ];
 const ORDER = CATALOG.map(([name]) => name);
+
+test('the catalog table is MCP-TOOLS.md §7: 62 tools, 25 read-only, 9 destructive, 9 open-world, every scope but ai:generate', () => {
+  assert.equal(CATALOG.length, 62);
+  assert.equal(CATALOG.filter((r) => r[2]).length, 25);
+  assert.equal(CATALOG.filter((r) => r[3]).length, 9);
+  assert.equal(CATALOG.filter((r) => r[5]).length, 9);
+  const perScope = Object.fromEntries([...new Set(CATALOG.map((r) => r[1]))].map((s) => [s, CATALOG.filter((r) => r[1] === s).length]));
+  assert.deepEqual(perScope, {
+    'mcp:invoke': 6,
+    'orders:read': 6,
+    'orders:create': 1,
+    'orders:write': 7,
+    'stores:read': 6,
+    'stores:write': 10,
+    'products:read': 5,
+    'products:write': 10,
+    'landings:read': 2,
+    'landings:write': 6,
+    'whatsapp:write': 3,
+  });
+});
 const TABLE = new Map(CATALOG.map(([name, ...row]) => [name, row] as const));
 
 describe('tools/list', () => {

@@ -67,6 +67,7 @@ export const whatsappOperations = [
     hints: { not_found: 'order_id must be an order id from list_orders.', conflict: 'This idempotency_key was used for another message: use a new key.', invalid_input: 'Send exactly one of template and text.' },
     http: 'POST /orders/:order_id/whatsapp',
     cli: 'whatsapp send <order_id>',
+    creates: true,
     run: sendWhatsappMessage,
   }),
   defineOperation({

@@ -9,6 +9,7 @@ import { HTTP_METHODS } from '../../helpers/openapi.ts';
 import { buyer } from '../../mcp/mcp-kit.ts';
 import { OPEN_LIMITS, nextPhone } from '../orders/order-kit.ts';
 import { UNKNOWN_ID, V1Client, failed, ok, storesNothing, type CallOptions } from './v1-kit.ts';
+import { startSimulator, type Simulator } from '../../../src/fulfillment/simulator.ts';
 
 interface Step {
   op: string;
@@ -24,19 +25,25 @@ describe('the account API answers as /openapi.json documents', () => {
   let server: TestServer;
   let shop: Shop;
   let v1: V1Client;
+  let sim: Simulator;
   /** operationId → [method, path template] of every /api/v1 operation in the document. */
   const documented = new Map<string, [string, string]>();
 
   before(async () => {
-    ({ server, shop } = await openShop(OPEN_LIMITS));
+    // The fulfillment operations talk to a platform: the simulator, without a worker (tools push inline).
+    sim = await startSimulator({});
+    ({ server, shop } = await openShop({ ...OPEN_LIMITS, fulfillmentUrl: sim.url }));
     await seedShop(server.deps);
     v1 = await V1Client.open(server, shop.secretKey);
     for (const [path, item] of Object.entries(v1.api.doc.paths))
       if (path.startsWith('/api/v1/')) for (const method of HTTP_METHODS) if (item[method]) documented.set(item[method].operationId!, [method.toUpperCase(), path]);
   });
-  after(() => server.close());
+  after(async () => {
+    await server.close();
+    await sim.close();
+  });
 
-  const ids = { store: '', product: '', landing: '', key: '', order: '' };
+  const ids = { store: '', product: '', landing: '', key: '', order: '', message: '' };
 
   // One happy call per operation, in an order where each finds what it needs.
   const steps: Step[] = [
@@ -100,9 +107,29 @@ describe('the account API answers as /openapi.json documents', () => {
     { op: 'update_order_buyer', method: 'PATCH', path: '/api/v1/orders/{order_id}/buyer', options: () => ({ params: { order_id: ids.order }, body: { referencia: 'Casa azul' } }) },
     { op: 'add_order_note', method: 'POST', path: '/api/v1/orders/{order_id}/notes', options: () => ({ params: { order_id: ids.order }, body: { text: 'Entregar en la tarde' } }) },
     { op: 'list_order_events', method: 'GET', path: '/api/v1/orders/{order_id}/events', options: () => ({ params: { order_id: ids.order }, query: { limit: 2 } }) },
+    { op: 'get_fulfillment_connection', method: 'GET', path: '/api/v1/stores/{store_id}/fulfillment', options: () => ({ params: { store_id: ids.store } }) },
+    { op: 'set_fulfillment_credentials', method: 'PUT', path: '/api/v1/stores/{store_id}/fulfillment', options: () => ({ params: { store_id: ids.store }, body: { api_token: 'doc-platform-token-0001' } }) },
+    { op: 'test_fulfillment_connection', method: 'POST', path: '/api/v1/stores/{store_id}/fulfillment/test', options: () => ({ params: { store_id: ids.store } }) },
+    { op: 'list_fulfillment_products', method: 'GET', path: '/api/v1/stores/{store_id}/fulfillment/products', options: () => ({ params: { store_id: ids.store }, query: { query: 'faja', limit: 5 } }) },
+    { op: 'link_product_to_fulfillment', method: 'PUT', path: '/api/v1/products/{product_id}/fulfillment', options: () => ({ params: { product_id: ids.product }, body: { fulfillment_product_id: 'DP-1001', fulfillment_variant_id: 'DP-1001-V2' } }) },
+    { op: 'push_confirmed_orders', method: 'POST', path: '/api/v1/stores/{store_id}/push-confirmed', options: () => ({ params: { store_id: ids.store }, body: { dry_run: true } }) },
+    { op: 'push_order_to_fulfillment', method: 'POST', path: '/api/v1/orders/{order_id}/push', options: () => ({ params: { order_id: ids.order } }) },
+    { op: 'sync_fulfillment_status', method: 'POST', path: '/api/v1/stores/{store_id}/fulfillment/sync', options: () => ({ params: { store_id: ids.store }, body: {} }) },
     { op: 'get_whatsapp_settings', method: 'GET', path: '/api/v1/stores/{store_id}/whatsapp', options: () => ({ params: { store_id: ids.store } }) },
     { op: 'update_whatsapp_settings', method: 'PATCH', path: '/api/v1/stores/{store_id}/whatsapp', options: () => ({ params: { store_id: ids.store }, body: { enabled: true, events: { order_created: true }, templates: { order_created: 'Hola {nombre}: {total}' } } }) },
     { op: 'preview_whatsapp_message', method: 'GET', path: '/api/v1/orders/{order_id}/whatsapp-preview', options: () => ({ params: { order_id: ids.order }, query: { template: 'order_created' } }) },
+    {
+      op: 'send_whatsapp_message',
+      method: 'POST',
+      path: '/api/v1/orders/{order_id}/whatsapp',
+      status: 201,
+      options: () => ({ params: { order_id: ids.order }, body: { text: 'Hola {nombre}, ¿confirmas la dirección?', idempotency_key: 'doc-whatsapp-1' } }),
+      then: (d) => (ids.message = d.id),
+    },
+    { op: 'list_whatsapp_messages', method: 'GET', path: '/api/v1/whatsapp/messages', options: () => ({ query: { order_id: ids.order, status: 'queued' } }) },
+    { op: 'cancel_whatsapp_message', method: 'POST', path: '/api/v1/whatsapp/messages/{message_id}/cancel', options: () => ({ params: { message_id: ids.message } }) },
+    { op: 'cancel_order', method: 'POST', path: '/api/v1/orders/{order_id}/cancel', options: () => ({ params: { order_id: ids.order }, body: { reason: 'buyer_declined', note: 'Ya no lo quiere' } }) },
+    { op: 'unlink_product_from_fulfillment', method: 'DELETE', path: '/api/v1/products/{product_id}/fulfillment', options: () => ({ params: { product_id: ids.product } }) },
     { op: 'get_account_stats', method: 'GET', path: '/api/v1/account/stats', options: () => ({ query: { from: '2020-01-01', to: '2020-12-31', group_by: 'day' } }) },
     { op: 'list_price_floor_violations', method: 'GET', path: '/api/v1/price-floor-violations', options: () => ({ query: { store_id: ids.store } }) },
     { op: 'unpublish_landing_page', method: 'POST', path: '/api/v1/landing-pages/{landing_page_id}/unpublish', options: () => ({ params: { landing_page_id: ids.landing } }) },
@@ -151,6 +178,11 @@ describe('the account API answers as /openapi.json documents', () => {
       update_order_buyer: { nombre: 'Otra Persona' },
       add_order_note: { text: 'x' },
       update_whatsapp_settings: { enabled: true },
+      cancel_order: { reason: 'fraud' },
+      set_fulfillment_credentials: { api_token: 'doc-platform-token-0002' },
+      link_product_to_fulfillment: { fulfillment_product_id: 'DP-1002' },
+      send_whatsapp_message: { text: 'Hola', idempotency_key: 'doc-404-key' },
+      push_confirmed_orders: { dry_run: true },
     };
     const queries: Record<string, Record<string, number | string>> = { quote_product_price: { quantity: 1 }, preview_whatsapp_message: { template: 'order_created' } };
     let checked = 0;
