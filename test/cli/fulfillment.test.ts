@@ -21,7 +21,7 @@ after(() => tmp.cleanup());
 
 const clock = manualClock(Date.now() - 600_000);
 const NO_PLATFORM = { CODRAIL_FULFILLMENT_URL: '', CODRAIL_FULFILLMENT_TOKEN: '' };
-const STATES = ['queued', 'held', 'in_flight', 'failed', 'dead', 'done'] as const;
+const STATES = ['queued', 'held', 'in_flight', 'failed', 'dead', 'done', 'cancelled'] as const;
 const zero = Object.fromEntries(STATES.map((s) => [s, 0]));
 
 let shop: Shop;

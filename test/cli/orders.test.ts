@@ -100,7 +100,7 @@ test('orders show by number with --store prints the order, its creation event an
   assert.equal(json.events[0].type, 'order.created');
   assert.equal(json.events[0].actor, `key:${shop.liveKeyId}`);
   assert.equal(json.events[0].data.sandbox, false);
-  assert.deepEqual(json.fulfillment, { state: 'queued', attempts: 0, next_attempt_at: json.fulfillment.next_attempt_at, last_error: null, remote_id: null });
+  assert.deepEqual(json.fulfillment, { state: 'queued', attempts: 0, next_attempt_at: json.fulfillment.next_attempt_at, last_error: null, remote_id: null, cancel: null });
 });
 
 test('orders show of a number that two stores share, without --store, fails with exit 1 asking for --store', async () => {

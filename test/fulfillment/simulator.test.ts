@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/fulfillment/simulator.ts';
@@ -86,7 +86,12 @@ test('the simulator creates an order, then finds it by external reference, by id
     assert.ok(((await missing.json()) as { error: string }).error);
 
     const listing = (await (await fetch(`${sim.url}/_sim/orders`)).json()) as Record<string, unknown>[];
-    assert.deepEqual(listing, [{ id: created.id, external_ref: 'ref-1', status: 'PENDIENTE', create_calls: 1, created_at: created.created_at, updated_at: created.created_at }]);
+    // The control listing names the credential by hash and last four characters, never the token.
+    const credential = { hash: createHash('sha256').update(TOKEN).digest('hex').slice(0, 16), last4: TOKEN.slice(-4) };
+    assert.deepEqual(listing, [
+      { id: created.id, external_ref: 'ref-1', status: 'PENDIENTE', credential, tracking_number: null, cancellation: null, create_calls: 1, created_at: created.created_at, updated_at: created.created_at },
+    ]);
+    assert.ok(!JSON.stringify(listing).includes(TOKEN));
     assert.equal(sim.orders()[0]?.create_calls, 1);
     assert.equal((sim.orders()[0]?.request as { city: string }).city, 'Medellín');
   });

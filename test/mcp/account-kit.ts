@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Deps } from '../../src/app.ts';
+import type { ConfigFlags } from '../../src/config.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { seedShop, type Shop } from '../helpers/fixtures.ts';
 import { OPEN_LIMITS } from '../api/orders/order-kit.ts';
@@ -18,7 +19,21 @@ import { call, connect, rawPost, type Structured } from './mcp-kit.ts';
 export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 /** Every table an account tool or an order may write. */
-const TABLES = ['accounts', 'stores', 'products', 'product_packs', 'landing_pages', 'api_keys', 'orders', 'order_events', 'fulfillment_jobs', 'idempotency_records'] as const;
+const TABLES = [
+  'accounts',
+  'stores',
+  'products',
+  'product_packs',
+  'landing_pages',
+  'api_keys',
+  'orders',
+  'order_events',
+  'fulfillment_jobs',
+  'idempotency_records',
+  'fulfillment_connections',
+  'whatsapp_settings',
+  'whatsapp_messages',
+] as const;
 
 export type Snapshot = Record<(typeof TABLES)[number], unknown[]>;
 
@@ -153,8 +168,8 @@ export interface ToolBench<K extends string> {
 }
 
 /** What every tool suite starts from: one server, two accounts, the first's secret-key SDK client, scoped tokens. */
-export async function openToolBench<K extends string>(grants: Record<K, string[]>): Promise<ToolBench<K>> {
-  const server = await startServer(OPEN_LIMITS);
+export async function openToolBench<K extends string>(grants: Record<K, string[]>, flags: ConfigFlags = {}, env: Record<string, string> = {}): Promise<ToolBench<K>> {
+  const server = await startServer({ ...OPEN_LIMITS, ...flags }, { env });
   const shop = await seedShop(server.deps);
   const other = await seedShop(server.deps);
   const client = await connect(server.url, shop.secretKey);
