@@ -21,6 +21,10 @@ export const REDACT_PATHS = [
   '*.secret',
   '*.access_token',
   '*.refresh_token',
+  'api_token',
+  '*.api_token',
+  'app_secret',
+  '*.app_secret',
 ];
 
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
