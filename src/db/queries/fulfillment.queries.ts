@@ -188,15 +188,19 @@ export const retryFailedPushesOfStore = (tx: Tx, storeId: string, now: string) =
     .where('order_id', 'in', (eb) => eb.selectFrom('orders').select('id').where('store_id', '=', storeId))
     .executeTakeFirst();
 
-/** Confirmed live orders of a store whose push has not gone out, oldest first (push_confirmed_orders). */
-export const confirmedUnpushed = (db: Db, storeId: string, limit: number) =>
+/**
+ * Confirmed live orders of a store whose push has not gone out, oldest first (push_confirmed_orders):
+ * those that can go (`review: false`), or those whose city awaits review (`review: true`).
+ */
+export const confirmedUnpushed = (db: Db, storeId: string, review: boolean, limit: number) =>
   db
     .selectFrom('orders as o')
     .innerJoin('fulfillment_jobs as j', (join) => join.onRef('j.order_id', '=', 'o.id').on('j.action', '=', 'push'))
-    .select(['o.id', 'o.order_number', 'o.needs_review', 'j.id as job_id', 'j.state'])
+    .select(['o.id', 'o.order_number', 'o.created_at', 'j.id as job_id', 'j.state'])
     .where('o.store_id', '=', storeId)
     .where('o.status', '=', 'confirmed')
     .where('o.sandbox', '=', 0)
+    .where('o.needs_review', '=', review ? 1 : 0)
     .where('j.state', 'in', ['queued', 'held', 'failed', 'dead'])
     .orderBy('o.created_at')
     .orderBy('o.id')
@@ -214,6 +218,7 @@ export const pushedOpenOrdersOfStore = (db: Db, storeId: string, f: { orderIds?:
     .where('j.state', '=', 'done');
   if (f.orderIds) q = q.where('o.id', 'in', f.orderIds.length ? f.orderIds : ['']);
   else q = q.where('o.status', 'not in', ['delivered', 'returned', 'cancelled']);
-  if (f.updatedSince) q = q.where('o.updated_at', '>=', f.updatedSince);
+  // Stored times are ISO strings in UTC with milliseconds: compare the same spelling of the instant.
+  if (f.updatedSince) q = q.where('o.updated_at', '>=', new Date(f.updatedSince).toISOString());
   return q.orderBy('o.updated_at').orderBy('o.id').limit(f.limit).execute();
 };

@@ -123,12 +123,13 @@ export async function testFulfillmentConnection(deps: ConnDeps & Pick<Deps, 'clo
 
 export async function listFulfillmentProducts(deps: ConnDeps, caller: Caller, input: Out<typeof ListFulfillmentProductsInput>): Promise<Out<typeof FulfillmentProductPage>> {
   const store = await storeOf(deps, caller, input.store_id);
-  const key = decodeCursor(input.cursor, 2);
-  // The cursor carries the query it was made for: a page of another search is not this one's.
+  const key = decodeCursor(input.cursor, 3);
+  // The cursor carries the query and page size it was made for (the platform pages by number): a
+  // later page keeps that size, so changing `limit` midway neither skips nor repeats products.
   if (key && key[1] !== (input.query ?? '')) throw new AppError('invalid_cursor', 'This cursor belongs to another query', [{ field: 'cursor', message: 'made for another query' }]);
   const page = key ? Number(key[0]) : 1;
-  if (!Number.isInteger(page) || page < 1) throw new AppError('invalid_cursor', 'Invalid cursor', [{ field: 'cursor', message: 'invalid' }]);
-  const limit = clampLimit(input.limit);
+  const limit = key ? Number(key[2]) : clampLimit(input.limit);
+  if (!Number.isInteger(page) || page < 1 || !Number.isInteger(limit) || limit !== clampLimit(limit)) throw new AppError('invalid_cursor', 'Invalid cursor', [{ field: 'cursor', message: 'invalid' }]);
   let answer;
   try {
     answer = await (await access(deps, store.id)).products(input.query, page, limit);
@@ -138,7 +139,7 @@ export async function listFulfillmentProducts(deps: ConnDeps, caller: Caller, in
   return {
     items: answer.products.map((p) => ({ id: p.id, name: p.name, sku: p.sku ?? null, price: p.price ?? null, stock: p.stock ?? null, variants: p.variants })),
     has_more: answer.has_more,
-    ...(answer.has_more ? { next_cursor: encodeCursor([String(page + 1), input.query ?? '']) } : {}),
+    ...(answer.has_more ? { next_cursor: encodeCursor([String(page + 1), input.query ?? '', String(limit)]) } : {}),
   };
 }
 
@@ -168,7 +169,8 @@ export async function linkProductToFulfillment(deps: ConnDeps & Pick<Deps, 'cloc
 
 export async function unlinkProductFromFulfillment(deps: Pick<Deps, 'db' | 'config' | 'clock'>, caller: Caller, input: Out<typeof UnlinkProductInput>) {
   const { product } = await productOf(deps, caller, input.product_id);
-  if (product.fulfillment_unlinked_at === null || product.fulfillment_product_ref !== null) {
+  // A product that was never linked has nothing to remove (its pushes keep matching by SKU); unlinking twice changes nothing.
+  if (product.fulfillment_product_ref !== null) {
     const now = deps.clock.now().toISOString();
     await updateProduct(deps.db, product.id, { fulfillment_product_ref: null, fulfillment_variant_ref: null, fulfillment_product_name: null, fulfillment_unlinked_at: now, updated_at: now });
   }

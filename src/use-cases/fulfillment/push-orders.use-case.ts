@@ -14,9 +14,9 @@ import { platformFor } from '../../fulfillment/connections.ts';
 import { attemptJob, leaseMs } from '../../fulfillment/worker.ts';
 import { fulfillmentError, invalidState } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { FULFILLMENT_TOOL_WAIT_MS, PUSH_BATCH_DEFAULT, SYNC_MAX_ORDERS } from '../../limits.ts';
+import { FULFILLMENT_TOOL_WAIT_MS, PUSH_BATCH_DEFAULT, PUSH_BATCH_MAX, SYNC_MAX_ORDERS } from '../../limits.ts';
 import type { Caller } from '../caller.ts';
-import { orderOf, storeOf } from '../tenancy.ts';
+import { notFoundIn, orderOf, storeOf } from '../tenancy.ts';
 import { buyerNotifier } from '../whatsapp/buyer-messages.ts';
 import { notConnected, platformFailure } from './connection.use-case.ts';
 import type { PushConfirmedOrdersInput, PushOrderInput, PushResult, SyncFulfillmentStatusInput, SyncResult } from './fulfillment.schemas.ts';
@@ -90,22 +90,35 @@ export async function pushConfirmedOrders(deps: PushDeps, caller: Caller, input:
   const max = input.max_orders ?? PUSH_BATCH_DEFAULT;
   const dryRun = input.dry_run ?? false;
   if (!dryRun && !deps.config.fulfillmentUrl) throw notConnected();
-  const rows = await confirmedUnpushed(deps.db, store.id, max + 1);
+  // Orders whose city awaits review never count against max_orders: they would hold the batch forever.
+  const [rows, review] = await Promise.all([confirmedUnpushed(deps.db, store.id, false, max + 1), confirmedUnpushed(deps.db, store.id, true, PUSH_BATCH_MAX)]);
   const batch = rows.slice(0, max);
+  const hasMore = rows.length > max;
+  const last = batch.at(-1);
+  // They are reported next to the orders of this batch's span (all of them on the last page).
+  const shown = review.filter((r) => !hasMore || (last !== undefined && (r.created_at < last.created_at || (r.created_at === last.created_at && r.id < last.id))));
+  const ordered = [...batch.map((r) => ({ ...r, review: false })), ...shown.map((r) => ({ ...r, review: true }))].sort((a, b) =>
+    a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1,
+  );
   const results = [];
-  for (const row of batch) {
+  for (const row of ordered) {
     const order = { id: row.id, order_number: row.order_number, store_id: store.id };
-    if (row.needs_review === 1) results.push({ ...resultOf(order, undefined, false), state: row.state, skipped: 'city needs review' });
+    if (row.review) results.push({ ...resultOf(order, undefined, false), state: row.state, skipped: 'city needs review' });
     else if (dryRun) results.push({ ...resultOf(order, undefined, false), state: row.state, skipped: null });
     else results.push({ ...(await pushOne(deps, caller, order)), skipped: null });
   }
-  return { store_id: store.id, dry_run: dryRun, results, has_more: rows.length > max };
+  return { store_id: store.id, dry_run: dryRun, results, has_more: hasMore };
 }
 
 /** Reads pushed orders' statuses from the platform and applies them (state machine, events, WhatsApp). */
 export async function syncFulfillmentStatus(deps: PushDeps, caller: Caller, input: Out<typeof SyncFulfillmentStatusInput>): Promise<Out<typeof SyncResult>> {
   const store = await storeOf(deps, caller, input.store_id);
-  if (input.order_ids) for (const id of input.order_ids) await orderOf(deps, caller, id, 'order_ids');
+  // Each id must be an order of this store: another store's (or account's) is not_found like an unknown one.
+  if (input.order_ids)
+    for (const id of input.order_ids) {
+      const { order } = await orderOf(deps, caller, id, 'order_ids');
+      if (order.store_id !== store.id) throw notFoundIn('order_ids', 'Order');
+    }
   let access;
   try {
     access = await platformFor(deps, store.id);
