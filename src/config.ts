@@ -118,8 +118,11 @@ function baseUrl(value: string | undefined, host: string, port: number): string 
   return url.href.replace(/\/+$/, '');
 }
 
+/** A setting only the environment gives: wrong, it is the server's configuration, not the command line (CLI exit 1, not 2). */
+const badEnvironment = (setting: string, message: string) => new AppError('internal', `Invalid configuration: ${setting} ${message}`);
+
 function secretKey(setting: string, value: string): string {
-  if (Buffer.from(value.trim(), 'base64').length !== 32) throw bad(setting, 'must be 32 bytes in base64 (openssl rand -base64 32)');
+  if (Buffer.from(value.trim(), 'base64').length !== 32) throw badEnvironment(setting, 'must be 32 bytes in base64 (openssl rand -base64 32)');
   return value.trim();
 }
 

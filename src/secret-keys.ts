@@ -14,7 +14,8 @@ export const keyFileOf = (dbFile: string): string | undefined => (dbFile === ':m
 
 function decodeKey(text: string, where: string): Buffer {
   const key = Buffer.from(text.trim(), 'base64');
-  if (key.length !== SECRET_KEY_BYTES) throw new AppError('invalid_input', `Invalid configuration: ${where} must be ${SECRET_KEY_BYTES} bytes in base64 (openssl rand -base64 32)`);
+  // The server's configuration is wrong, not the caller's input: an internal error (CLI exit 1, HTTP 500 logged).
+  if (key.length !== SECRET_KEY_BYTES) throw new AppError('internal', `Invalid configuration: ${where} must be ${SECRET_KEY_BYTES} bytes in base64 (openssl rand -base64 32)`);
   return key;
 }
 

@@ -7,6 +7,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 
 export const SECRET_KEY_BYTES = 32;
 const IV_BYTES = 12;
+const TAG_BYTES = 16;
 const VERSION = 'v1';
 
 /** A short public fingerprint of a key: which key sealed a value, without revealing it. */
@@ -33,7 +34,7 @@ export class SecretBox {
 
   seal(plaintext: string, context: string): string {
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.#current, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.#current, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(Buffer.from(context, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return [VERSION, this.currentKeyId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');
@@ -44,10 +45,13 @@ export class SecretBox {
     if (version !== VERSION || !kid || iv === undefined || tag === undefined || ciphertext === undefined || rest.length) throw new SecretOpenError('not a sealed secret');
     const key = this.#keys.get(kid);
     if (!key) throw new SecretOpenError(`sealed with key ${kid}, which is not configured (CODRAIL_SECRET_KEY / the key file)`);
+    const authTag = Buffer.from(tag, 'base64url');
+    // A tag cut short would weaken the check (Node accepts 4-16 bytes): only the full 128 bits open.
+    if (authTag.length !== TAG_BYTES) throw new SecretOpenError('the sealed secret does not open with its key (tampered, or sealed for another row)');
     try {
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
       decipher.setAAD(Buffer.from(context, 'utf8'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      decipher.setAuthTag(authTag);
       return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
     } catch {
       throw new SecretOpenError('the sealed secret does not open with its key (tampered, or sealed for another row)');

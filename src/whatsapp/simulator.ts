@@ -3,6 +3,7 @@
 // accepted message at `GET /_sim/messages` as `{id, to, type, text?, template?, status}`, and reports
 // statuses to a webhook signed like Meta's (`X-Hub-Signature-256`). Like the real API it has no
 // idempotency: a message sent twice arrives twice. Failure injection answers 500 without accepting.
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signHubWebhook } from '../domain/webhook-signature.ts';
@@ -150,7 +151,8 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
   function accept(phoneNumberId: string, body: unknown): Answer {
     const parsed = parseMessage(body, phoneNumberId);
     if (typeof parsed === 'string') return graphError(400, `(#100) ${parsed}`);
-    const id = `wamid.SIM${String(++sequence).padStart(10, '0')}`;
+    // Unique across restarts like the Cloud API's ids: codrail matches status webhooks by them.
+    const id = `wamid.SIM${String(++sequence).padStart(6, '0')}${randomBytes(8).toString('hex').toUpperCase()}`;
     const message: SimMessage = { id, ...parsed, status: 'accepted', created_at: new Date().toISOString() };
     messages.set(id, message);
     log(`accept ${id} → ${message.to} (${message.type})`);

@@ -5,6 +5,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { openShop, type Shop } from '../helpers/fixtures.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { lintTools, type ListedTool } from '../../src/mcp/tools/lint-tools.ts';
+import { TOOLS } from '../../src/mcp/tools/tool-catalog.ts';
+import { GRANTABLE_SCOPES } from '../../src/domain/oauth/scopes.ts';
 import { connect, rawPost } from './mcp-kit.ts';
 
 /**
@@ -78,6 +80,12 @@ const CATALOG: [string, string, boolean, boolean, boolean, boolean][] = [
   ['revoke_api_key', 'stores:write', _, R, R, _],
 ];
 const ORDER = CATALOG.map(([name]) => name);
+
+test('every scope the consent page offers guards at least one tool (mcp:invoke guards them all)', () => {
+  const used = new Set(TOOLS.map((t) => t.scope));
+  assert.deepEqual(GRANTABLE_SCOPES.filter((s) => !used.has(s)), []);
+  assert.ok(!used.has('ai:generate'));
+});
 
 test('the catalog table is MCP-TOOLS.md §7: 62 tools, 25 read-only, 9 destructive, 9 open-world, every scope but ai:generate', () => {
   assert.equal(CATALOG.length, 62);

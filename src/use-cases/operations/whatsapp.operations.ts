@@ -64,7 +64,12 @@ export const whatsappOperations = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     input: SendWhatsappMessageInput,
     output: WhatsappMessage,
-    hints: { not_found: 'order_id must be an order id from list_orders.', conflict: 'This idempotency_key was used for another message: use a new key.', invalid_input: 'Send exactly one of template and text.' },
+    hints: {
+      not_found: 'order_id must be an order id from list_orders.',
+      conflict: 'This idempotency_key was used for another message: use a new key.',
+      invalid_input: 'Send exactly one of template and text.',
+      invalid_state: 'update_whatsapp_settings: enabled true and a phone_number_id.',
+    },
     http: 'POST /orders/:order_id/whatsapp',
     cli: 'whatsapp send <order_id>',
     creates: true,

@@ -59,6 +59,9 @@ export async function sendWhatsappMessage(deps: Pick<Deps, 'db' | 'config' | 'cl
   const earlier = await replay();
   if (earlier) return earlier;
   const settings = await readWhatsappSettings(deps.db, store.id);
+  // The store's switch covers every message, by hand too; and a message needs a number to leave from.
+  if (!settings.enabled) throw invalidState('WhatsApp is off for this store: switch it on with update_whatsapp_settings (enabled)', [{ field: 'order_id', message: "the order's store has WhatsApp off" }]);
+  if (!settings.phone_number_id) throw invalidState('The store has no WhatsApp phone_number_id to send from (update_whatsapp_settings)', [{ field: 'order_id', message: "the order's store has no phone_number_id" }]);
   const text = input.text ?? settings.templates[input.template!];
   const rendered = await renderForOrder(deps, deps.db, order, store, text);
   const now = deps.clock.now().toISOString();
@@ -71,15 +74,15 @@ export async function sendWhatsappMessage(deps: Pick<Deps, 'db' | 'config' | 'cl
 }
 
 export async function listWhatsappMessages(deps: Pick<Deps, 'db'>, caller: Caller, input: Out<typeof ListWhatsappMessagesInput>): Promise<Out<typeof WhatsappMessagePage>> {
-  if (input.store_id !== undefined) await storeOf(deps, caller, input.store_id);
-  if (input.order_id !== undefined) await orderOf(deps, caller, input.order_id);
+  const storeId = input.store_id === undefined ? undefined : (await storeOf(deps, caller, input.store_id)).id;
+  const orderId = input.order_id === undefined ? undefined : (await orderOf(deps, caller, input.order_id)).order.id;
   const limit = clampLimit(input.limit);
-  const rows = await listMessages(deps.db, { accountId: caller.accountId, storeId: input.store_id, orderId: input.order_id, status: input.status, after: pageAfter(input.cursor), limit: limit + 1 });
+  const rows = await listMessages(deps.db, { accountId: caller.accountId, storeId, orderId, status: input.status, after: pageAfter(input.cursor), limit: limit + 1 });
   return keysetPage(rows, limit, messageView);
 }
 
 export async function cancelWhatsappMessage(deps: Pick<Deps, 'db' | 'clock'>, caller: Caller, input: Out<typeof CancelWhatsappMessageInput>) {
-  const message = await findMessage(deps.db, input.message_id);
+  const message = await findMessage(deps.db, input.message_id.toLowerCase());
   const store = message ? await findStore(deps.db, message.store_id) : undefined;
   if (!message || !store || !sees(caller, store.account_id)) throw notFoundIn('message_id', 'Message');
   if (message.status === 'cancelled') return messageView(message);

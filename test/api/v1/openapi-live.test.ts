@@ -116,7 +116,7 @@ describe('the account API answers as /openapi.json documents', () => {
     { op: 'push_order_to_fulfillment', method: 'POST', path: '/api/v1/orders/{order_id}/push', options: () => ({ params: { order_id: ids.order } }) },
     { op: 'sync_fulfillment_status', method: 'POST', path: '/api/v1/stores/{store_id}/fulfillment/sync', options: () => ({ params: { store_id: ids.store }, body: {} }) },
     { op: 'get_whatsapp_settings', method: 'GET', path: '/api/v1/stores/{store_id}/whatsapp', options: () => ({ params: { store_id: ids.store } }) },
-    { op: 'update_whatsapp_settings', method: 'PATCH', path: '/api/v1/stores/{store_id}/whatsapp', options: () => ({ params: { store_id: ids.store }, body: { enabled: true, events: { order_created: true }, templates: { order_created: 'Hola {nombre}: {total}' } } }) },
+    { op: 'update_whatsapp_settings', method: 'PATCH', path: '/api/v1/stores/{store_id}/whatsapp', options: () => ({ params: { store_id: ids.store }, body: { enabled: true, phone_number_id: '106540352242922', events: { order_created: true }, templates: { order_created: 'Hola {nombre}: {total}' } } }) },
     { op: 'preview_whatsapp_message', method: 'GET', path: '/api/v1/orders/{order_id}/whatsapp-preview', options: () => ({ params: { order_id: ids.order }, query: { template: 'order_created' } }) },
     {
       op: 'send_whatsapp_message',

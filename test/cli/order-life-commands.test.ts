@@ -1,0 +1,361 @@
+// The CLI commands derived from the order-life, fulfillment and WhatsApp operations (issue 12;
+// src/use-cases/operations/*.operations.ts `cli`), the real CLI spawned with --json on a temp
+// database: per-store platform credentials (sealed, never shown), the platform catalog and product
+// links, pushes, batches and syncs against the fulfillment simulator started in this process,
+// cancellation, WhatsApp messages in the outbox, --account tenancy and exit codes 1 and 2.
+// Orders are created and confirmed in-process through the real use-cases.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { tempDbFile } from '../helpers/server.ts';
+import { seedShop, type Shop } from '../helpers/fixtures.ts';
+import { cliFails, cliJson, readDb, withApp } from '../helpers/cli-expect.ts';
+import { nextPhone } from '../api/orders/order-kit.ts';
+import { buyer } from '../mcp/mcp-kit.ts';
+import { startSimulator, credentialOf, type Simulator } from '../../src/fulfillment/simulator.ts';
+import { createAccountOrder } from '../../src/use-cases/orders/create-account-order.use-case.ts';
+import { CreateAccountOrderSchema } from '../../src/use-cases/orders/create-account-order.schema.ts';
+import { updateOrderStatus } from '../../src/use-cases/orders/order-life.use-case.ts';
+import { UpdateOrderStatusInput } from '../../src/use-cases/orders/order-life.schemas.ts';
+import { operatorAs } from '../../src/use-cases/caller.ts';
+import { parseWith } from '../../src/use-cases/validate.ts';
+import { keyId } from '../../src/domain/secret-box.ts';
+import { manualClock } from '../../src/clock.ts';
+
+const tmp = tempDbFile();
+const KEY_FILE = `${tmp.file}.key`;
+const TOKEN = 'dropi-tok-shop-a1b2';
+const CREDENTIAL = credentialOf(TOKEN);
+const PLATFORM_ACCOUNT = `acct_${CREDENTIAL.hash.slice(0, 8)}`;
+const clock = manualClock(Date.now() - 3_600_000);
+
+type Row = Record<string, any>;
+const one = (sql: string, ...params: unknown[]): Row | undefined => readDb(tmp.file, (db) => db.prepare(sql).get(...params) as Row | undefined);
+const all = (sql: string, ...params: unknown[]): Row[] => readDb(tmp.file, (db) => db.prepare(sql).all(...params) as Row[]);
+const order = (id: string) => one('SELECT status, cancel_reason, tracking_number, fulfillment_status FROM orders WHERE id = ?', id)!;
+const jobs = (id: string) => all('SELECT action, state, attempts, remote_id FROM fulfillment_jobs WHERE order_id = ? ORDER BY action DESC', id);
+const events = (id: string, type: string) => all('SELECT actor, data FROM order_events WHERE order_id = ? AND type = ? ORDER BY created_at, id', id, type).map((e) => ({ actor: e.actor, data: JSON.parse(e.data) }));
+const write = (statement: string, ...params: unknown[]) => {
+  const db = new Database(tmp.file);
+  try {
+    assert.equal(db.prepare(statement).run(...params).changes, 1, statement);
+  } finally {
+    db.close();
+  }
+};
+
+let sim: Simulator;
+let env: Record<string, string>;
+let noPlatform: Record<string, string>;
+let shop: Shop;
+let other: Shop;
+/** A store without credentials of its own: it pushes with the server's default (here, no token). */
+let batch: Shop;
+const ids: Record<'pending' | 'confirmed' | 'toPush' | 'foreign' | 'message' | 'afterUnlink', string> = { pending: '', confirmed: '', toPush: '', foreign: '', message: '', afterUnlink: '' };
+let batchOrders: string[] = [];
+let batchPending = '';
+
+/** Creates (and confirms) orders in-process, one simulated second apart so "oldest first" is well defined. */
+const place = (s: Shop, confirmed: boolean[]) =>
+  withApp(
+    tmp.file,
+    async (app) => {
+      const as = operatorAs(s.accountId);
+      const made: string[] = [];
+      for (const confirm of confirmed) {
+        clock.advance(1000);
+        const created = await createAccountOrder(app, as, parseWith(CreateAccountOrderSchema, { store_id: s.storeId, product_id: s.productId, buyer: buyer({ telefono: nextPhone() }), idempotency_key: `cli-life-${nextPhone()}` }));
+        if (confirm) await updateOrderStatus(app, as, parseWith(UpdateOrderStatusInput, { order_id: created.id, status: 'confirmed' }));
+        made.push(created.id);
+      }
+      return made;
+    },
+    { clock },
+  );
+
+before(async () => {
+  sim = await startSimulator({});
+  env = { CODRAIL_FULFILLMENT_URL: sim.url, CODRAIL_FULFILLMENT_TOKEN: '', CODRAIL_SECRET_KEY: '', CODRAIL_SECRET_KEY_PREVIOUS: '' };
+  noPlatform = { ...env, CODRAIL_FULFILLMENT_URL: '' };
+  ({ shop, other, batch } = await withApp(tmp.file, async (app) => ({ shop: await seedShop(app), other: await seedShop(app), batch: await seedShop(app) })));
+  [ids.pending, ids.confirmed, ids.toPush, ids.message, ids.afterUnlink] = (await place(shop, [false, true, true, false, true])) as [string, string, string, string, string];
+  [ids.foreign] = (await place(other, [true])) as [string];
+  batchOrders = await place(batch, [true, true, true]);
+  [batchPending] = (await place(batch, [false])) as [string];
+});
+after(async () => {
+  await sim.close();
+  tmp.cleanup();
+});
+
+describe('fulfillment connection', () => {
+  test('connection get of a store without credentials shows the server default, and touching no secret creates no key file', async () => {
+    const { json } = await cliJson(tmp.file, ['fulfillment', 'connection', 'get', shop.storeId], { env });
+    assert.deepEqual(json, { store_id: shop.storeId, source: 'default', platform: new URL(sim.url).origin, credential: null, verified_at: null, last_ok_at: null, last_error: null, last_error_at: null });
+    assert.equal(existsSync(KEY_FILE), false);
+  });
+
+  test('connection set with an --account-id the token does not belong to is a usage error naming account_id that saves nothing', async () => {
+    const r = await cliFails(tmp.file, ['fulfillment', 'connection', 'set', shop.storeId, '--api-token', TOKEN, '--account-id', 'acct_someone_else'], 2, { env });
+    assert.match(r.stderr, /account_id: this token belongs to platform account acct_/);
+    assert.ok(!r.stderr.includes(TOKEN), 'the token is not echoed');
+    assert.equal(all('SELECT * FROM fulfillment_connections').length, 0);
+    assert.equal(existsSync(KEY_FILE), false);
+  });
+
+  test('connection set checks the token live, stores it sealed with only its last four characters in clear, and creates the key file with mode 0600', async () => {
+    const { json, result } = await cliJson(tmp.file, ['fulfillment', 'connection', 'set', shop.storeId, '--api-token', TOKEN, '--account-id', PLATFORM_ACCOUNT], { env });
+    assert.equal(json.source, 'store');
+    assert.deepEqual(json.credential, { masked: '••••a1b2', account_id: PLATFORM_ACCOUNT, account_name: 'Simulated account …a1b2' });
+    assert.ok(json.verified_at && json.last_ok_at === json.verified_at);
+    assert.ok(!result.stdout.includes(TOKEN) && !result.stderr.includes(TOKEN), 'the token is never printed');
+
+    const row = one('SELECT * FROM fulfillment_connections WHERE store_id = ?', shop.storeId)!;
+    assert.equal(row.token_last4, 'a1b2');
+    assert.equal(row.platform_account_id, PLATFORM_ACCOUNT);
+    for (const [column, value] of Object.entries(row)) assert.ok(!String(value).includes(TOKEN), `${column} holds no clear token`);
+    assert.equal(statSync(KEY_FILE).mode & 0o777, 0o600);
+    const key = Buffer.from(readFileSync(KEY_FILE, 'utf8').trim(), 'base64');
+    assert.equal(key.length, 32);
+    assert.match(row.token_sealed, new RegExp(`^v1\\.${keyId(key)}\\.`), 'sealed with the key file’s key');
+    for (const file of [tmp.file, `${tmp.file}-wal`].filter(existsSync)) assert.ok(!readFileSync(file).includes(TOKEN), `${file} holds no clear token`);
+  });
+
+  test('connection test calls the platform with the store’s own token and saves nothing', async () => {
+    const before_ = one('SELECT * FROM fulfillment_connections WHERE store_id = ?', shop.storeId);
+    const { json } = await cliJson(tmp.file, ['fulfillment', 'connection', 'test', shop.storeId], { env });
+    assert.equal(json.ok, true, JSON.stringify(json));
+    assert.deepEqual([json.source, json.account, json.error], ['store', { id: PLATFORM_ACCOUNT, name: 'Simulated account …a1b2' }, null]);
+    assert.equal(typeof json.latency_ms, 'number');
+    assert.deepEqual(one('SELECT * FROM fulfillment_connections WHERE store_id = ?', shop.storeId), before_);
+  });
+});
+
+describe('fulfillment products and product links', () => {
+  test('fulfillment products pages the platform catalog (an array, the next cursor on stderr) and --query searches names and SKUs', async () => {
+    const [first, search] = await Promise.all([
+      cliJson(tmp.file, ['fulfillment', 'products', shop.storeId, '--limit', '2'], { env }),
+      cliJson(tmp.file, ['fulfillment', 'products', shop.storeId, '--query', 'cep-3en1'], { env }),
+    ]);
+    assert.deepEqual(first.json.map((p: { id: string }) => p.id), ['DP-1001', 'DP-1002']);
+    assert.deepEqual(first.json[0].variants.map((v: { id: string }) => v.id), ['DP-1001-V1', 'DP-1001-V2', 'DP-1001-V3', 'DP-1001-V4']);
+    assert.deepEqual(first.json[1].variants, []);
+    assert.deepEqual(search.json.map((p: { id: string; sku: string }) => [p.id, p.sku]), [['DP-1002', 'CEP-3EN1']]);
+    assert.doesNotMatch(search.result.stderr, /more:/);
+    const cursor = /more: add --cursor (\S+)/.exec(first.result.stderr)?.[1];
+    assert.ok(cursor, first.result.stderr);
+    const second = await cliJson(tmp.file, ['fulfillment', 'products', shop.storeId, '--limit', '2', '--cursor', cursor], { env });
+    assert.deepEqual(second.json.map((p: { id: string }) => p.id), ['DP-1003', 'DP-1004']);
+  });
+
+  test('products link without the variant of a product that has variants is a usage error listing them, and links nothing', async () => {
+    const r = await cliFails(tmp.file, ['products', 'link', shop.productId, '--fulfillment-product-id', 'DP-1001'], 2, { env });
+    assert.match(r.stderr, /fulfillment_variant_id: DP-1001 has variants: choose one of DP-1001-V1 \(S\)/);
+    assert.deepEqual(one('SELECT fulfillment_product_ref, fulfillment_variant_ref FROM products WHERE id = ?', shop.productId), { fulfillment_product_ref: null, fulfillment_variant_ref: null });
+  });
+
+  test('products link --fulfillment-product-id --fulfillment-variant-id stores the platform product and variant', async () => {
+    const { json } = await cliJson(tmp.file, ['products', 'link', shop.productId, '--fulfillment-product-id', 'DP-1001', '--fulfillment-variant-id', 'DP-1001-V1'], { env });
+    assert.equal(json.id, shop.productId);
+    assert.deepEqual(one('SELECT fulfillment_product_ref, fulfillment_variant_ref, fulfillment_product_name, fulfillment_unlinked_at FROM products WHERE id = ?', shop.productId), {
+      fulfillment_product_ref: 'DP-1001',
+      fulfillment_variant_ref: 'DP-1001-V1',
+      fulfillment_product_name: 'Faja colombiana reductora',
+      fulfillment_unlinked_at: null,
+    });
+  });
+});
+
+describe('orders push, push-confirmed and sync', () => {
+  test('orders push without a platform fails with exit 1 (fulfillment_not_connected) and leaves the job queued', async () => {
+    const r = await cliFails(tmp.file, ['orders', 'push', ids.confirmed], 1, { env: noPlatform });
+    assert.match(r.stderr, /No fulfillment platform is configured on this server \(CODRAIL_FULFILLMENT_URL\)/);
+    assert.deepEqual(jobs(ids.confirmed), [{ action: 'push', state: 'queued', attempts: 0, remote_id: null }]);
+    assert.equal(sim.orders().length, 0);
+  });
+
+  test('orders push sends a confirmed order once with the store’s own token and linked variant; a second push sends nothing', async () => {
+    const { json } = await cliJson(tmp.file, ['orders', 'push', ids.toPush], { env });
+    assert.deepEqual([json.order_id, json.pushed, json.already_pushed, json.state, json.attempts, json.last_error], [ids.toPush, true, false, 'done', 1, null]);
+    const [placed, ...more] = sim.orders();
+    assert.equal(more.length, 0);
+    assert.deepEqual([placed!.id, placed!.external_ref, placed!.credential], [json.remote_id, ids.toPush, CREDENTIAL]);
+    assert.equal(placed!.credential!.last4, 'a1b2');
+    const line = (placed!.request as { products: Record<string, unknown>[] }).products[0]!;
+    assert.deepEqual([line.product_id, line.variant_id, line.sku], ['DP-1001', 'DP-1001-V1', 'DP-1001']);
+    assert.deepEqual(jobs(ids.toPush), [{ action: 'push', state: 'done', attempts: 1, remote_id: json.remote_id }]);
+    assert.equal(events(ids.toPush, 'fulfillment.push_requested')[0]?.actor, 'cli');
+
+    const again = (await cliJson(tmp.file, ['orders', 'push', ids.toPush], { env })).json;
+    assert.deepEqual([again.pushed, again.already_pushed, again.remote_id], [true, true, json.remote_id]);
+    assert.equal(sim.orders().length, 1);
+  });
+
+  test('orders sync applies the platform’s shipment status and tracking number to the pushed order', async () => {
+    const remote = sim.orders()[0]!.id;
+    await sim.advance(remote, 'EN_TRANSITO', 'GUIA0000777');
+    const { json } = await cliJson(tmp.file, ['orders', 'sync', shop.storeId], { env });
+    assert.deepEqual(json, {
+      store_id: shop.storeId,
+      checked: 1,
+      changed: 1,
+      orders: [{ order_id: ids.toPush, order_number: json.orders[0].order_number, status: 'shipped', platform_status: 'EN_TRANSITO', tracking_number: 'GUIA0000777', error: null }],
+      has_more: false,
+    });
+    assert.deepEqual(order(ids.toPush), { status: 'shipped', cancel_reason: null, tracking_number: 'GUIA0000777', fulfillment_status: 'EN_TRANSITO' });
+    assert.equal(events(ids.toPush, 'order.status_changed').at(-1)?.data.to, 'shipped');
+  });
+
+  test('orders push-confirmed --dry-run lists the store’s confirmed unpushed orders oldest first and sends nothing', async () => {
+    const sent = sim.orders().length;
+    const { json } = await cliJson(tmp.file, ['orders', 'push-confirmed', batch.storeId, '--dry-run'], { env });
+    assert.equal(json.dry_run, true);
+    assert.deepEqual(json.results.map((r: { order_id: string }) => r.order_id), batchOrders, 'the pending order is not listed');
+    assert.ok(json.results.every((r: { pushed: boolean; skipped: null; state: string }) => !r.pushed && r.skipped === null && r.state === 'queued'));
+    assert.equal(json.has_more, false);
+    assert.equal(sim.orders().length, sent);
+    for (const id of batchOrders) assert.deepEqual(jobs(id), [{ action: 'push', state: 'queued', attempts: 0, remote_id: null }]);
+  });
+
+  test('orders push-confirmed --max-orders 1 pushes the oldest with the server default credentials and says more wait', async () => {
+    const { json } = await cliJson(tmp.file, ['orders', 'push-confirmed', batch.storeId, '--max-orders', '1'], { env });
+    assert.equal(json.dry_run, false);
+    assert.equal(json.has_more, true);
+    assert.equal(json.results.length, 1);
+    assert.deepEqual([json.results[0].order_id, json.results[0].pushed, json.results[0].state], [batchOrders[0], true, 'done']);
+    const placed = sim.orders().find((o) => o.external_ref === batchOrders[0])!;
+    assert.equal(placed.credential, null, 'no store token and no CODRAIL_FULFILLMENT_TOKEN: the request carries none');
+    assert.equal(jobs(batchOrders[0]!)[0]!.remote_id, placed.id);
+    for (const id of [batchOrders[1]!, batchOrders[2]!, batchPending]) assert.equal(jobs(id)[0]!.state, 'queued');
+  });
+});
+
+describe('orders cancel', () => {
+  test('orders cancel --reason --note cancels a never-pushed order: its push job is cancelled and nothing goes to the platform', async () => {
+    const { json } = await cliJson(tmp.file, ['orders', 'cancel', ids.pending, '--reason', 'buyer_declined', '--note', 'No contesta'], { env });
+    assert.equal(json.status, 'cancelled');
+    assert.deepEqual([order(ids.pending).status, order(ids.pending).cancel_reason], ['cancelled', 'buyer_declined']);
+    assert.deepEqual(jobs(ids.pending), [{ action: 'push', state: 'cancelled', attempts: 0, remote_id: null }]);
+    assert.deepEqual(events(ids.pending, 'order.cancelled'), [{ actor: 'cli', data: { from: 'pending', reason: 'buyer_declined', note: 'No contesta', platform_cancel: 'not_needed' } }]);
+  });
+
+  test('orders cancel of a pushed order queues one platform cancel job naming its remote id; cancelling again changes nothing', async () => {
+    const id = batchOrders[0]!;
+    const remote = jobs(id)[0]!.remote_id as string;
+    const { json } = await cliJson(tmp.file, ['orders', 'cancel', id, '--reason', 'duplicate'], { env });
+    assert.equal(json.status, 'cancelled');
+    const expected = [
+      { action: 'push', state: 'done', attempts: 1, remote_id: remote },
+      { action: 'cancel', state: 'queued', attempts: 0, remote_id: remote },
+    ];
+    assert.deepEqual(jobs(id), expected);
+    assert.equal(events(id, 'order.cancelled')[0]?.data.platform_cancel, 'queued');
+    const again = (await cliJson(tmp.file, ['orders', 'cancel', id, '--reason', 'fraud'], { env })).json;
+    assert.equal(again.status, 'cancelled');
+    assert.deepEqual(jobs(id), expected);
+    assert.equal(order(id).cancel_reason, 'duplicate', 'the first reason stays');
+    assert.equal(events(id, 'order.cancelled').length, 1);
+  });
+
+  test('orders cancel of a shipped order fails with exit 1, and with a reason it does not know is a usage error (exit 2) listing the reasons; nothing changes', async () => {
+    const [shipped, unknown] = await Promise.all([
+      cliFails(tmp.file, ['orders', 'cancel', ids.toPush, '--reason', 'buyer_declined'], 1, { env }),
+      cliFails(tmp.file, ['orders', 'cancel', ids.confirmed, '--reason', 'changed_mind'], 2, { env }),
+    ]);
+    assert.match(shipped.stderr, /An order that is shipped cannot be cancelled/);
+    assert.match(unknown.stderr, /reason must be one of buyer_declined, unreachable, duplicate, fraud, other/);
+    assert.deepEqual([order(ids.toPush).status, jobs(ids.toPush).length], ['shipped', 1]);
+    assert.deepEqual([order(ids.confirmed).status, order(ids.confirmed).cancel_reason], ['confirmed', null]);
+  });
+});
+
+describe('whatsapp send, messages and cancel', () => {
+  let textId = '';
+  let templateId = '';
+
+  test('whatsapp send --text --idempotency-key queues the text filled from the order; the same key again returns the same message', async () => {
+    const args = ['whatsapp', 'send', ids.message, '--text', 'Hola {nombre}, tu pedido va para {ciudad}', '--idempotency-key', 'cli-wa-0001'];
+    const { json } = await cliJson(tmp.file, args, { env });
+    textId = json.id;
+    assert.deepEqual([json.order_id, json.store_id, json.type, json.template, json.text, json.status, json.event, json.replayed], [ids.message, shop.storeId, 'text', null, 'Hola Ana, tu pedido va para Medellín', 'queued', null, false]);
+    assert.match(json.to, /^\+573\d{9}$/);
+    const row = one('SELECT status, type, body, idempotency_key, actor FROM whatsapp_messages WHERE id = ?', textId);
+    assert.deepEqual(row, { status: 'queued', type: 'text', body: 'Hola Ana, tu pedido va para Medellín', idempotency_key: 'cli-wa-0001', actor: 'cli' });
+
+    const again = (await cliJson(tmp.file, args, { env })).json;
+    assert.deepEqual([again.id, again.replayed], [textId, true]);
+    assert.equal(all('SELECT id FROM whatsapp_messages WHERE order_id = ?', ids.message).length, 1);
+  });
+
+  test('whatsapp send --template order_created queues the store’s template', async () => {
+    const { json } = await cliJson(tmp.file, ['whatsapp', 'send', ids.message, '--template', 'order_created', '--idempotency-key', 'cli-wa-0002'], { env });
+    templateId = json.id;
+    assert.deepEqual([json.type, json.template, json.status], ['template', 'order_created', 'queued']);
+    assert.match(json.text, /^Hola Ana, recibimos tu pedido de Faja/);
+    assert.equal(one('SELECT template FROM whatsapp_messages WHERE id = ?', templateId)?.template, 'order_created');
+  });
+
+  test('whatsapp messages --store-id --order-id --status prints the items newest first and the next cursor on stderr', async () => {
+    const filter = ['--store-id', shop.storeId, '--order-id', ids.message, '--status', 'queued', '--limit', '1'];
+    const first = await cliJson(tmp.file, ['whatsapp', 'messages', ...filter], { env });
+    assert.ok(Array.isArray(first.json));
+    assert.deepEqual(first.json.map((m: { id: string }) => m.id), [templateId]);
+    const cursor = /more: add --cursor (\S+)/.exec(first.result.stderr)?.[1];
+    assert.ok(cursor, first.result.stderr);
+    const second = await cliJson(tmp.file, ['whatsapp', 'messages', ...filter, '--cursor', cursor], { env });
+    assert.deepEqual(second.json.map((m: { id: string }) => m.id), [textId]);
+    assert.doesNotMatch(second.result.stderr, /more:/);
+  });
+
+  test('whatsapp cancel cancels a queued message with an event; a message already sent cannot be cancelled (exit 1)', async () => {
+    const { json } = await cliJson(tmp.file, ['whatsapp', 'cancel', textId], { env });
+    assert.equal(json.status, 'cancelled');
+    assert.equal(one('SELECT status FROM whatsapp_messages WHERE id = ?', textId)?.status, 'cancelled');
+    assert.deepEqual(events(ids.message, 'whatsapp.cancelled'), [{ actor: 'cli', data: { message_id: textId } }]);
+
+    write("UPDATE whatsapp_messages SET status = 'sent', wa_message_id = 'wamid.X' WHERE id = ?", templateId);
+    const r = await cliFails(tmp.file, ['whatsapp', 'cancel', templateId], 1, { env });
+    assert.match(r.stderr, /Only a queued message can be cancelled; this one is sent/);
+    assert.equal(one('SELECT status FROM whatsapp_messages WHERE id = ?', templateId)?.status, 'sent');
+  });
+});
+
+describe('--account and usage errors', () => {
+  test('with --account, another account’s order and store are not found (exit 1) and nothing changes', async () => {
+    const [push, set] = await Promise.all([
+      cliFails(tmp.file, ['orders', 'push', ids.foreign, '--account', shop.accountId], 1, { env }),
+      cliFails(tmp.file, ['fulfillment', 'connection', 'set', other.storeId, '--api-token', 'dropi-tok-other-9999', '--account', shop.accountId], 1, { env }),
+    ]);
+    assert.match(push.stderr, /Order not found/);
+    assert.match(set.stderr, /Store not found/);
+    assert.deepEqual(jobs(ids.foreign), [{ action: 'push', state: 'queued', attempts: 0, remote_id: null }]);
+    assert.equal(one('SELECT count(*) AS n FROM fulfillment_connections WHERE store_id = ?', other.storeId)?.n, 0);
+    assert.ok(!sim.orders().some((o) => o.external_ref === ids.foreign));
+  });
+
+  test('an order id that is not a UUID and a missing --api-token are usage errors (exit 2)', async () => {
+    const [malformed, missing] = await Promise.all([
+      cliFails(tmp.file, ['orders', 'push', 'order-one'], 2, { env }),
+      cliFails(tmp.file, ['fulfillment', 'connection', 'set', other.storeId], 2, { env }),
+    ]);
+    assert.match(malformed.stderr, /order_id/);
+    assert.match(missing.stderr, /--api-token/);
+  });
+});
+
+describe('products unlink', () => {
+  test('products unlink removes the link and records when; a push of that product’s order is then refused (exit 1) and sends nothing', async () => {
+    const { json } = await cliJson(tmp.file, ['products', 'unlink', shop.productId], { env });
+    assert.equal(json.id, shop.productId);
+    const row = one('SELECT fulfillment_product_ref, fulfillment_variant_ref, fulfillment_product_name, fulfillment_unlinked_at FROM products WHERE id = ?', shop.productId)!;
+    assert.deepEqual([row.fulfillment_product_ref, row.fulfillment_variant_ref, row.fulfillment_product_name], [null, null, null]);
+    assert.ok(row.fulfillment_unlinked_at);
+
+    const sent = sim.orders().length;
+    const r = await cliFails(tmp.file, ['orders', 'push', ids.afterUnlink], 1, { env });
+    assert.match(r.stderr, /was unlinked from the platform/);
+    assert.equal(jobs(ids.afterUnlink)[0]!.state, 'dead');
+    assert.equal(sim.orders().length, sent);
+  });
+});
