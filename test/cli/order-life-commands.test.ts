@@ -274,6 +274,14 @@ describe('whatsapp send, messages and cancel', () => {
   let textId = '';
   let templateId = '';
 
+  test('whatsapp send is refused (exit 1, invalid_state) while the store has WhatsApp off; settings update switches it on', async () => {
+    const refused = await cliFails(tmp.file, ['whatsapp', 'send', ids.message, '--text', 'Hola', '--idempotency-key', 'cli-wa-off1'], 1, { env });
+    assert.match(refused.stderr, /WhatsApp is off/);
+    assert.equal(all('SELECT id FROM whatsapp_messages WHERE order_id = ?', ids.message).length, 0);
+    const { json } = await cliJson(tmp.file, ['whatsapp', 'settings', 'update', shop.storeId, '--enabled', '--phone-number-id', '106540352242922'], { env });
+    assert.deepEqual([json.enabled, json.phone_number_id], [true, '106540352242922']);
+  });
+
   test('whatsapp send --text --idempotency-key queues the text filled from the order; the same key again returns the same message', async () => {
     const args = ['whatsapp', 'send', ids.message, '--text', 'Hola {nombre}, tu pedido va para {ciudad}', '--idempotency-key', 'cli-wa-0001'];
     const { json } = await cliJson(tmp.file, args, { env });
