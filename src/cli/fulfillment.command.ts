@@ -12,13 +12,13 @@ export function register(program: Command): void {
   const fulfillment = program.command('fulfillment').description('fulfillment push: list, replay, sync, connection (per-store credentials), products (platform catalog), and a local platform simulator');
   fulfillment
     .command('list')
-    .description('push jobs, most recently changed first, with counts per state')
-    .option('--state <state>', 'queued | held | in_flight | failed | dead | done')
+    .description('outbox jobs (pushes and platform cancellations), most recently changed first, with counts per state')
+    .option('--state <state>', 'queued | held | in_flight | failed | dead | done | cancelled')
     .option('--limit <n>', `how many (default ${LIST_DEFAULT_LIMIT})`, intOption('limit'), LIST_DEFAULT_LIMIT)
     .action(async (o: { state?: string; limit: number }, cmd: Command) => {
       const result = await withApp(cmd, async (app) => (await loadFulfillment()).listPushJobs(app, o.state, o.limit));
       const counts = Object.entries(result.counts).map(([s, n]) => `${s} ${n}`).join(' · ');
-      const lines = result.jobs.map((j) => `#${j.order_number}  ${j.order_id}  ${j.state.padEnd(9)} attempts ${j.attempts}${j.remote_id ? `  → ${j.remote_id}` : ''}${j.last_error ? `  (${j.last_error})` : ''}`);
+      const lines = result.jobs.map((j) => `#${j.order_number}  ${j.order_id}  ${j.action.padEnd(6)} ${j.state.padEnd(9)} attempts ${j.attempts}${j.remote_id ? `  → ${j.remote_id}` : ''}${j.last_error ? `  (${j.last_error})` : ''}`);
       print(globals(cmd), result, [counts, ...(lines.length ? lines : ['(no jobs)'])].join('\n'));
     });
   fulfillment
