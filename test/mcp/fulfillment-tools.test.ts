@@ -91,7 +91,9 @@ describe('fulfillment tools', () => {
   describe('set_fulfillment_credentials', () => {
     test('a token the platform accepts is stored sealed with its last 4, shown masked by get_fulfillment_connection, never returned', async () => {
       const storeId = await newStore('Con credenciales');
+      assert.deepEqual((await ok(client, 'get_store', { store_id: storeId })).fulfillment, { connected: true, source: 'default', credential: null });
       const value = await ok(client, 'set_fulfillment_credentials', { store_id: storeId, api_token: SECOND_TOKEN, account_id: accountIdOf(SECOND_TOKEN) });
+      assert.deepEqual((await ok(client, 'get_store', { store_id: storeId })).fulfillment, { connected: true, source: 'store', credential: '••••BBBB' });
       assert.equal(value.source, 'store');
       assert.deepEqual(value.credential, { masked: '••••BBBB', account_id: accountIdOf(SECOND_TOKEN), account_name: 'Simulated account …BBBB' });
       assert.equal(typeof value.verified_at, 'string');

@@ -110,7 +110,7 @@ describe('store tools', () => {
       assert.equal(value.max_discount_pct, row.max_discount_pct);
       assert.equal(value.archived_at, null);
       assert.deepEqual(value.counts, { products: 1, landing_pages: 1, published_landing_pages: 1, active_keys: 3, orders: 0 });
-      assert.deepEqual(value.fulfillment, { connected: false, source: 'none' });
+      assert.deepEqual(value.fulfillment, { connected: false, source: 'none', credential: null });
     });
 
     test('get_store accepts an upper-case store id', async () => {

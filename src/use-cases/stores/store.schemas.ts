@@ -100,8 +100,8 @@ export const Store = v.object({
     orders: v.number(),
   }),
   fulfillment: v.pipe(
-    v.object({ connected: v.boolean(), source: v.picklist(['server', 'none']) }),
-    v.description("The platform the store's orders are pushed to: the server's configured platform, or none yet."),
+    v.object({ connected: v.boolean(), source: v.picklist(['store', 'default', 'none']), credential: v.nullable(v.string()) }),
+    v.description("Where the store's orders are pushed: with its own credentials (masked), the server's default account, or none yet."),
   ),
 });
 

@@ -2,6 +2,7 @@
 // its landing pages offline and disables its publishable keys, and keeps every row.
 import type * as v from 'valibot';
 import type { Deps } from '../../app.ts';
+import { findConnection } from '../../db/queries/fulfillment.queries.ts';
 import { newId } from '../../ids.ts';
 import { DEFAULT_MAX_DISCOUNT_PCT, FIRST_ORDER_NUMBER, MAX_STORE_DOMAINS } from '../../limits.ts';
 import { writeTransaction } from '../../db/transaction.ts';
@@ -38,6 +39,13 @@ export function storeSummary(s: StoreRow): Out<typeof StoreSummary> {
   };
 }
 
+/** The connection summary of get_store (no secrets): get_fulfillment_connection has the rest. */
+async function fulfillmentSummary(deps: Pick<Deps, 'db' | 'config'>, storeId: string) {
+  if (!deps.config.fulfillmentUrl) return { connected: false, source: 'none' as const, credential: null };
+  const own = await findConnection(deps.db, storeId);
+  return own ? { connected: true, source: 'store' as const, credential: `••••${own.token_last4}` } : { connected: true, source: 'default' as const, credential: null };
+}
+
 export async function storeDetail(deps: Pick<Deps, 'db' | 'config'>, s: StoreRow): Promise<Out<typeof Store>> {
   return {
     ...storeSummary(s),
@@ -50,7 +58,7 @@ export async function storeDetail(deps: Pick<Deps, 'db' | 'config'>, s: StoreRow
     archive_reason: s.archive_reason,
     updated_at: s.updated_at || s.created_at,
     counts: await storeCounts(deps.db, s.id),
-    fulfillment: deps.config.fulfillmentUrl ? { connected: true, source: 'server' } : { connected: false, source: 'none' },
+    fulfillment: await fulfillmentSummary(deps, s.id),
   };
 }
 
