@@ -4,9 +4,10 @@ import { AppError } from './errors.ts';
 import { parseCurrency } from './domain/countries.ts';
 import {
   DEFAULT_FULFILLMENT_CONCURRENCY,
-  DEFAULT_FULFILLMENT_MAX_ATTEMPTS,
+  DEFAULT_FULFILLMENT_GIVE_UP_AFTER_MS,
   DEFAULT_FULFILLMENT_TIMEOUT_MS,
   FULFILLMENT_BACKOFF_BASE_MS,
+  FULFILLMENT_BACKOFF_MAX_MS,
   DEFAULT_RATE_IP_PER_MIN,
   DEFAULT_RATE_KEY_PER_MIN,
   DEFAULT_RATE_PHONE_PER_HOUR,
@@ -30,10 +31,12 @@ export interface Config {
   readonly fulfillmentWebhookSecret: string | undefined;
   readonly fulfillmentTimeoutMs: number;
   readonly fulfillmentConcurrency: number;
-  /** Attempts before a push job is dead (SPEC 7 "after N attempts"). */
-  readonly fulfillmentMaxAttempts: number;
+  /** How long a push keeps trying before it is dead (issue 13: give up by time, so outages heal by themselves). */
+  readonly fulfillmentGiveUpAfterMs: number;
   /** First retry delay; doubles per attempt up to a cap, with jitter. */
   readonly fulfillmentBackoffMs: number;
+  /** The cap on the delay between two tries (a Retry-After longer than it is cut to it). */
+  readonly fulfillmentBackoffMaxMs: number;
   readonly logLevel: LogLevel;
   readonly rateIpPerMin: number;
   readonly rateKeyPerMin: number;
@@ -65,8 +68,9 @@ export interface ConfigFlags {
   fulfillmentUrl?: string | undefined;
   fulfillmentTimeoutMs?: string | number | undefined;
   fulfillmentConcurrency?: string | number | undefined;
-  fulfillmentMaxAttempts?: string | number | undefined;
+  fulfillmentGiveUpAfter?: string | number | undefined;
   fulfillmentBackoffMs?: string | number | undefined;
+  fulfillmentBackoffMaxMs?: string | number | undefined;
   logLevel?: string | undefined;
   rateIpPerMin?: string | number | undefined;
   rateKeyPerMin?: string | number | undefined;
@@ -91,6 +95,17 @@ function int(setting: string, value: unknown, fallback: number, min: number, max
   const n = typeof value === 'number' ? value : Number(String(value).trim());
   if (!Number.isInteger(n) || n < min || n > max) throw bad(setting, `must be an integer from ${min} to ${max}`);
   return n;
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration: `72h`, `30m`, `45s`, `500ms`, `2d`, or a number of milliseconds. */
+function duration(setting: string, value: unknown, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/.exec(String(value).trim());
+  const ms = m ? Math.round(Number(m[1]) * UNIT_MS[m[2] ?? 'ms']!) : Number.NaN;
+  if (!(ms >= min && ms <= max)) throw bad(setting, `must be a duration such as 72h, 30m, 45s or 500ms, from ${min} ms to ${max / 86_400_000} days`);
+  return ms;
 }
 
 function trustProxyHops(value: unknown): number {
@@ -157,7 +172,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     fulfillmentTimeoutMs: int('fulfillment-timeout-ms', pick(flags.fulfillmentTimeoutMs, env.CODRAIL_FULFILLMENT_TIMEOUT_MS), DEFAULT_FULFILLMENT_TIMEOUT_MS, 100, 120_000),
     fulfillmentConcurrency: int('fulfillment-concurrency', pick(flags.fulfillmentConcurrency, env.CODRAIL_FULFILLMENT_CONCURRENCY), DEFAULT_FULFILLMENT_CONCURRENCY, 1, 64),
     fulfillmentBackoffMs: int('fulfillment-backoff-ms', pick(flags.fulfillmentBackoffMs, env.CODRAIL_FULFILLMENT_BACKOFF_MS), FULFILLMENT_BACKOFF_BASE_MS, 1, 600_000),
-    fulfillmentMaxAttempts: int('fulfillment-max-attempts', pick(flags.fulfillmentMaxAttempts, env.CODRAIL_FULFILLMENT_MAX_ATTEMPTS), DEFAULT_FULFILLMENT_MAX_ATTEMPTS, 1, 100),
+    fulfillmentBackoffMaxMs: int('fulfillment-backoff-max-ms', pick(flags.fulfillmentBackoffMaxMs, env.CODRAIL_FULFILLMENT_BACKOFF_MAX_MS), FULFILLMENT_BACKOFF_MAX_MS, 1, 3_600_000),
+    fulfillmentGiveUpAfterMs: duration('fulfillment-give-up-after', pick(flags.fulfillmentGiveUpAfter, env.CODRAIL_FULFILLMENT_GIVE_UP_AFTER), DEFAULT_FULFILLMENT_GIVE_UP_AFTER_MS, 100, 365 * 86_400_000),
     logLevel,
     rateIpPerMin: int('rate-ip-per-min', pick(flags.rateIpPerMin, env.CODRAIL_RATE_IP_PER_MIN), DEFAULT_RATE_IP_PER_MIN, 1, 1_000_000),
     rateKeyPerMin: int('rate-key-per-min', pick(flags.rateKeyPerMin, env.CODRAIL_RATE_KEY_PER_MIN), DEFAULT_RATE_KEY_PER_MIN, 1, 1_000_000),

@@ -101,7 +101,8 @@ export const MATCH_FILE_MAX_ROWS = 100_000;
 /** Fulfillment push (SPEC 7): request timeout, pushes in flight, attempts before dead. */
 export const DEFAULT_FULFILLMENT_TIMEOUT_MS = 10_000;
 export const DEFAULT_FULFILLMENT_CONCURRENCY = 4;
-export const DEFAULT_FULFILLMENT_MAX_ATTEMPTS = 10;
+/** A push keeps trying for this long (issue 13): any platform outage shorter than 3 days heals by itself. */
+export const DEFAULT_FULFILLMENT_GIVE_UP_AFTER_MS = 72 * 3_600_000;
 /** Backoff: base × 2^(attempt-1), capped, with full jitter; Retry-After wins when longer. */
 export const FULFILLMENT_BACKOFF_BASE_MS = 1_000;
 export const FULFILLMENT_BACKOFF_MAX_MS = 10 * 60_000;

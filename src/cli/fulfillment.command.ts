@@ -18,8 +18,10 @@ export function register(program: Command): void {
     .action(async (o: { state?: string; limit: number }, cmd: Command) => {
       const result = await withApp(cmd, async (app) => (await loadFulfillment()).listPushJobs(app, o.state, o.limit));
       const counts = Object.entries(result.counts).map(([s, n]) => `${s} ${n}`).join(' · ');
+      const age = result.backlog.oldest_pending_age_s;
+      const backlog = `backlog: ${result.backlog.pending} push${result.backlog.pending === 1 ? '' : 'es'} waiting${age === null ? '' : `, the oldest for ${age < 120 ? `${age} s` : `${Math.round(age / 60)} min`}`}`;
       const lines = result.jobs.map((j) => `#${j.order_number}  ${j.order_id}  ${j.action.padEnd(6)} ${j.state.padEnd(9)} attempts ${j.attempts}${j.remote_id ? `  → ${j.remote_id}` : ''}${j.last_error ? `  (${j.last_error})` : ''}`);
-      print(globals(cmd), result, [counts, ...(lines.length ? lines : ['(no jobs)'])].join('\n'));
+      print(globals(cmd), result, [counts, backlog, ...(lines.length ? lines : ['(no jobs)'])].join('\n'));
     });
   fulfillment
     .command('replay')

@@ -75,23 +75,30 @@ async function event(db: Db, job: JobRow, storeId: string, type: string, data: o
   await insertEvent(db, { id: newId(), order_id: job.order_id, store_id: storeId, type, actor: 'system', data: JSON.stringify(data), created_at: now });
 }
 
-/** A failed attempt: dead when permanent or out of attempts, else due again after the backoff. */
-async function settleFailure(deps: WorkerDeps, job: JobRow, storeId: string, error: unknown, minDelayMs = 0): Promise<void> {
+/**
+ * A failed attempt: dead when the platform refused the request itself, or when the job has been
+ * trying for longer than --fulfillment-give-up-after (by time, not by count: an outage shorter than
+ * that heals by itself); else due again after the backoff. `mayExist` says whether the platform may
+ * now hold the order (a lost answer): only then does the next try look it up first.
+ */
+async function settleFailure(deps: WorkerDeps, job: JobRow, storeId: string, error: unknown, mayExist = job.unknown_outcome === 1, minDelayMs = 0): Promise<void> {
   const { db, log, clock, config } = deps;
   const failure = asPlatformError(error);
   const now = clock.now();
   const verb = job.action === 'cancel' ? 'cancel' : 'push';
   if (failure.status === 401 || failure.status === 403) await markConnection(db, storeId, { ok: false, at: now.toISOString(), error: failure.message });
-  if (failure.kind === 'permanent' || job.attempts >= config.fulfillmentMaxAttempts) {
-    if (await killJob(db, job, failure.message, now.toISOString())) {
+  const trying = now.getTime() - Date.parse(job.first_attempt_at ?? job.updated_at);
+  if (failure.kind === 'permanent' || trying >= config.fulfillmentGiveUpAfterMs) {
+    if (await killJob(db, job, failure.kind === 'permanent' ? failure.message : `gave up after ${Math.round(trying / 60_000)} min of tries: ${failure.message}`, now.toISOString(), mayExist)) {
       await event(db, job, storeId, job.action === 'cancel' ? 'fulfillment.cancel_dead' : 'fulfillment.dead', { attempts: job.attempts, error: failure.message }, now.toISOString());
       log.error({ orderId: job.order_id, attempts: job.attempts, error: failure.message }, `fulfillment: ${verb} is dead`);
     }
     return;
   }
   // Retry-After is honoured, but a platform cannot park a job beyond the backoff cap.
-  const delay = Math.max(minDelayMs, backoffMs(job.attempts, config.fulfillmentBackoffMs), Math.min(failure.retryAfterMs ?? 0, FULFILLMENT_BACKOFF_MAX_MS));
-  await retryJob(db, job, failure.message, new Date(now.getTime() + delay).toISOString(), now.toISOString());
+  const cap = config.fulfillmentBackoffMaxMs;
+  const delay = Math.max(minDelayMs, outboxBackoff(job.attempts, config.fulfillmentBackoffMs, cap), Math.min(failure.retryAfterMs ?? 0, cap));
+  await retryJob(db, job, failure.message, new Date(now.getTime() + delay).toISOString(), now.toISOString(), mayExist);
   log.warn({ orderId: job.order_id, attempt: job.attempts, kind: failure.kind, retryInMs: delay, error: failure.message }, `fulfillment: ${verb} failed, will retry`);
 }
 
@@ -106,19 +113,30 @@ async function attemptPush(deps: WorkerDeps, job: JobRow): Promise<void> {
   }
   if (row.fulfillment_unlinked_at !== null && row.fulfillment_product_ref === null)
     return settleFailure(deps, job, row.store_id, new PlatformError('permanent', `product "${row.product_name}" was unlinked from the platform: link it (link_product_to_fulfillment), then push the order again`));
+  let mayExist = job.unknown_outcome === 1;
   try {
     const access = await platformFor(deps, row.store_id);
     if (!access) throw new PlatformError('retry', 'no fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
     let placed: PlatformOrder | undefined;
     let reconciled = false;
-    if (job.attempts > 1 || job.last_error !== null) {
-      // An earlier attempt may have created it (timeout, reset, crash): never create twice.
+    if (mayExist) {
+      // An earlier try may have created it (a lost answer, a crash): never create twice. Only then
+      // is the order looked up; a look-up that finds nothing and the create are one try.
       const existing = await access.client.findByRef(row.id);
       if (existing.length > 1) log.warn({ orderId: row.id, remoteIds: existing.map((o) => o.id) }, 'fulfillment: the platform has several orders for one reference');
       placed = existing[0];
       reconciled = placed !== undefined;
+      mayExist = reconciled;
     }
-    placed ??= await access.client.create(platformOrder(row));
+    if (!placed) {
+      try {
+        placed = await access.client.create(platformOrder(row));
+      } catch (error) {
+        // Timeouts, resets, answers outside the contract: the platform may have acted.
+        mayExist = !(error instanceof PlatformError) || error.kind === 'unknown';
+        throw error;
+      }
+    }
     const now = clock.now().toISOString();
     const settled = await writeTransaction(db, async (tx) => {
       if (!(await finishJob(tx, job, placed.id, now))) return false;
@@ -130,7 +148,7 @@ async function attemptPush(deps: WorkerDeps, job: JobRow): Promise<void> {
     if (settled) log.info({ orderId: row.id, remoteId: placed.id, attempts: job.attempts, reconciled }, 'fulfillment: pushed');
     else log.warn({ orderId: row.id, remoteId: placed.id }, 'fulfillment: lease lost before the push was recorded');
   } catch (error) {
-    await settleFailure(deps, job, row.store_id, error);
+    await settleFailure(deps, job, row.store_id, error, mayExist);
   }
 }
 
@@ -141,7 +159,7 @@ async function attemptCancel(deps: WorkerDeps, job: JobRow): Promise<void> {
   const push = await findJobByOrder(db, order.id, 'push');
   if (push?.state === 'in_flight' && (push.lease_until ?? '') > clock.now().toISOString())
     // The push may be creating the order right now: cancel once its outcome is recorded.
-    return settleFailure(deps, job, order.store_id, new PlatformError('retry', 'waiting for the push in flight'), FULFILLMENT_CANCEL_WAIT_MS);
+    return settleFailure(deps, job, order.store_id, new PlatformError('retry', 'waiting for the push in flight'), false, FULFILLMENT_CANCEL_WAIT_MS);
   try {
     const access = await platformFor(deps, order.store_id);
     if (!access) throw new PlatformError('retry', 'no fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');

@@ -15,7 +15,7 @@ import { signWebhook } from '../../src/domain/webhook-signature.ts';
 import type { OutboxWorker } from '../../src/fulfillment/worker.ts';
 
 const SECRET = 'test-webhook-secret';
-const FAST = { fulfillmentBackoffMs: 10, fulfillmentTimeoutMs: 400, fulfillmentMaxAttempts: 100, fulfillmentConcurrency: 8 } as const;
+const FAST = { fulfillmentBackoffMs: 10, fulfillmentTimeoutMs: 400, fulfillmentConcurrency: 8 } as const;
 
 async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
@@ -84,7 +84,7 @@ describe('held, dead and replayed pushes, webhooks and sync', () => {
   let shop: Shop;
   before(async () => {
     sim = await startSimulator({ port: 0 });
-    server = await startServer({ ...OPEN_LIMITS, ...FAST, fulfillmentUrl: sim.url, fulfillmentMaxAttempts: 3 });
+    server = await startServer({ ...OPEN_LIMITS, ...FAST, fulfillmentUrl: sim.url });
     shop = await seedShop(server.deps);
     worker = startPushWorker(server.deps);
   });
@@ -118,7 +118,7 @@ describe('held, dead and replayed pushes, webhooks and sync', () => {
     assert.equal(replay.replayed, 0, 'a done push is not replayed');
 
     // As if its last attempts had failed after the platform created it (an unknown outcome).
-    await server.deps.db.updateTable('fulfillment_jobs').set({ state: 'dead', last_error: 'HTTP 500 (test)' }).where('order_id', '=', order.id).execute();
+    await server.deps.db.updateTable('fulfillment_jobs').set({ state: 'dead', last_error: 'POST /orders: no answer within 400 ms (test)', unknown_outcome: 1 }).where('order_id', '=', order.id).execute();
     const listed = await listPushJobs(server.deps, 'dead', 50);
     assert.deepEqual(listed.jobs.map((j) => j.order_id), [order.id]);
     assert.equal(listed.counts.dead, 1);
@@ -205,18 +205,19 @@ describe('POST /api/fulfillment/webhook', () => {
 });
 
 describe('a platform that keeps failing', () => {
-  test('makes the push dead after the configured attempts, with an event, and a replay against a healthy platform sends it once', async () => {
+  test('makes the push dead once it has tried for --fulfillment-give-up-after, with an event, and a replay against a healthy platform sends it once', async () => {
     let sim = await startSimulator({ port: 0, failRate: 1 });
     const port = sim.port;
-    const server = await startServer({ ...OPEN_LIMITS, ...FAST, fulfillmentMaxAttempts: 3, fulfillmentUrl: sim.url });
+    const server = await startServer({ ...OPEN_LIMITS, ...FAST, fulfillmentGiveUpAfter: '400ms', fulfillmentUrl: sim.url });
     let worker = startPushWorker(server.deps);
     try {
       const shop = await seedShop(server.deps);
       const order = await live(server, shop);
       await until('the push to be dead', async () => (await jobStates(server)).find((j) => j.order_id === order.id)?.state === 'dead');
       const listed = await listPushJobs(server.deps, 'dead', 10);
-      assert.deepEqual(listed.jobs.map((j) => [j.order_id, j.attempts]), [[order.id, 3]]);
-      assert.match(listed.jobs[0]!.last_error ?? '', /HTTP 500/);
+      assert.deepEqual(listed.jobs.map((j) => j.order_id), [order.id]);
+      assert.ok(listed.jobs[0]!.attempts > 1, 'it kept trying until the time ran out');
+      assert.match(listed.jobs[0]!.last_error ?? '', /^gave up after \d+ min of tries: .*HTTP 500/);
       const events = await server.deps.db.selectFrom('order_events').select('type').where('order_id', '=', order.id).execute();
       assert.ok(events.some((e) => e.type === 'fulfillment.dead'));
       assert.equal(sim.orders().length, 0);

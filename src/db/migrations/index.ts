@@ -6,6 +6,7 @@ import * as account from './0004-account.migration.ts';
 import * as pushPolicy from './0005-push-policy.migration.ts';
 import * as whatsappSettings from './0006-whatsapp-settings.migration.ts';
 import * as orderLife from './0007-order-life.migration.ts';
+import * as pushGiveUp from './0008-push-give-up.migration.ts';
 
 /** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-push-policy': pushPolicy,
   '0006-whatsapp-settings': whatsappSettings,
   '0007-order-life': orderLife,
+  '0008-push-give-up': pushGiveUp,
 };

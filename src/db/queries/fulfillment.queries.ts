@@ -26,7 +26,7 @@ export async function claimDueJobs(tx: Tx, now: string, leaseUntil: string, limi
   if (due.length === 0) return [];
   return tx
     .updateTable('fulfillment_jobs')
-    .set({ state: 'in_flight', lease_until: leaseUntil, attempts: sql<number>`attempts + 1`, updated_at: now })
+    .set(claimed(now, leaseUntil))
     .where(
       'id',
       'in',
@@ -36,18 +36,34 @@ export async function claimDueJobs(tx: Tx, now: string, leaseUntil: string, limi
     .execute();
 }
 
+/**
+ * What a claim writes: in flight under a lease, one more attempt, the give-up clock started, and an
+ * unknown outcome when the job was reclaimed from a crashed attempt (it may have created the order).
+ */
+const claimed = (now: string, leaseUntil: string) => ({
+  state: 'in_flight' as const,
+  lease_until: leaseUntil,
+  attempts: sql<number>`attempts + 1`,
+  first_attempt_at: sql<string>`coalesce(first_attempt_at, ${now})`,
+  unknown_outcome: sql<number>`case when state = 'in_flight' then 1 else unknown_outcome end`,
+  updated_at: now,
+});
+
 /** Only the holder of the lease may settle a job: a reclaimed job answers 0 rows here. */
 const held = (job: Pick<JobRow, 'id' | 'lease_until'>) => (qb: Tx) =>
   qb.updateTable('fulfillment_jobs').where('id', '=', job.id).where('state', '=', 'in_flight').where('lease_until', '=', job.lease_until);
 
 export const finishJob = async (tx: Tx, job: JobRow, remoteId: string | null, now: string) =>
-  Number((await held(job)(tx).set({ state: 'done', remote_id: remoteId, lease_until: null, last_error: null, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
+  Number((await held(job)(tx).set({ state: 'done', remote_id: remoteId, lease_until: null, last_error: null, unknown_outcome: 0, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
 
-export const retryJob = async (tx: Tx | Db, job: JobRow, error: string, nextAttemptAt: string, now: string) =>
-  Number((await held(job)(tx).set({ state: 'failed', lease_until: null, last_error: error, next_attempt_at: nextAttemptAt, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
+/** `mayExist`: the platform may hold the order after this try (its answer was lost): the next try looks it up. */
+export const retryJob = async (tx: Tx | Db, job: JobRow, error: string, nextAttemptAt: string, now: string, mayExist = job.unknown_outcome === 1) =>
+  Number(
+    (await held(job)(tx).set({ state: 'failed', lease_until: null, last_error: error, next_attempt_at: nextAttemptAt, unknown_outcome: mayExist ? 1 : 0, updated_at: now }).executeTakeFirst()).numUpdatedRows,
+  ) === 1;
 
-export const killJob = async (tx: Tx | Db, job: JobRow, error: string, now: string) =>
-  Number((await held(job)(tx).set({ state: 'dead', lease_until: null, last_error: error, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
+export const killJob = async (tx: Tx | Db, job: JobRow, error: string, now: string, mayExist = job.unknown_outcome === 1) =>
+  Number((await held(job)(tx).set({ state: 'dead', lease_until: null, last_error: error, unknown_outcome: mayExist ? 1 : 0, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
 
 /** A claimed push whose order was cancelled meanwhile: it never goes out. */
 export const abandonJob = async (tx: Tx | Db, job: JobRow, now: string) =>
@@ -73,11 +89,20 @@ export const listJobs = (db: Db, state: FulfillmentJobState | undefined, limit: 
 export const countJobsByState = (db: Db) =>
   db.selectFrom('fulfillment_jobs').select(['state', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('state').execute();
 
+/** Pushes waiting to reach the platform (queued, retrying or in flight) and the oldest one's creation. */
+export const pushBacklog = (db: Db) =>
+  db
+    .selectFrom('fulfillment_jobs')
+    .select([(eb) => eb.fn.countAll<number>().as('pending'), (eb) => eb.fn.min('created_at').as('oldest')])
+    .where('action', '=', 'push')
+    .where('state', 'in', ['queued', 'failed', 'in_flight'])
+    .executeTakeFirstOrThrow();
+
 /** Replay: a failed or dead job is due now with a fresh attempt budget; anything else is left alone. */
 export const requeueJobs = (tx: Tx, where: { orderId?: string; state?: 'dead' }, now: string) => {
   let q = tx
     .updateTable('fulfillment_jobs')
-    .set({ state: 'queued', attempts: 0, next_attempt_at: now, lease_until: null, updated_at: now })
+    .set({ state: 'queued', attempts: 0, first_attempt_at: null, next_attempt_at: now, lease_until: null, updated_at: now })
     .where('state', 'in', ['failed', 'dead']);
   if (where.orderId) q = q.where('order_id', '=', where.orderId);
   if (where.state) q = q.where('state', '=', where.state);
@@ -121,7 +146,7 @@ export const orderOfRemote = async (tx: Tx, remoteId: string, externalRef: strin
 export async function claimJob(tx: Tx, jobId: string, now: string, leaseUntil: string): Promise<JobRow | undefined> {
   return tx
     .updateTable('fulfillment_jobs')
-    .set({ state: 'in_flight', lease_until: leaseUntil, attempts: sql<number>`attempts + 1`, next_attempt_at: now, updated_at: now })
+    .set({ ...claimed(now, leaseUntil), next_attempt_at: now })
     .where('id', '=', jobId)
     .where((eb) => eb.or([eb('state', 'in', ['queued', 'failed']), eb.and([eb('state', '=', 'in_flight'), eb('lease_until', '<', now)])]))
     .returningAll()
@@ -140,7 +165,7 @@ export const cancelPushJob = (tx: Tx, jobId: string, now: string) =>
 export const requeueJob = (tx: Tx, jobId: string, now: string) =>
   tx
     .updateTable('fulfillment_jobs')
-    .set({ state: 'queued', attempts: 0, next_attempt_at: now, lease_until: null, updated_at: now })
+    .set({ state: 'queued', attempts: 0, first_attempt_at: null, next_attempt_at: now, lease_until: null, updated_at: now })
     .where('id', '=', jobId)
     .where('state', 'in', ['queued', 'held', 'failed', 'dead'])
     .executeTakeFirst();

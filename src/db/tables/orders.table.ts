@@ -74,6 +74,10 @@ export interface FulfillmentJobsTable {
   lease_until: string | null;
   last_error: string | null;
   remote_id: string | null;
+  /** When the current run of tries began: the give-up clock (issue 13). */
+  first_attempt_at: string | null;
+  /** 1 when an earlier try may have created the order (lost answer, crash): the next one looks it up first. */
+  unknown_outcome: number;
   created_at: string;
   updated_at: string;
 }

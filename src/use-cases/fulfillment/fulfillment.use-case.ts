@@ -4,7 +4,7 @@
 import type { Deps } from '../../app.ts';
 import type { FulfillmentJobState } from '../../db/tables/index.ts';
 import { writeTransaction } from '../../db/transaction.ts';
-import { countJobsByState, listJobs, pushedOpenOrders, requeueJobs } from '../../db/queries/fulfillment.queries.ts';
+import { countJobsByState, listJobs, pushBacklog, pushedOpenOrders, requeueJobs } from '../../db/queries/fulfillment.queries.ts';
 import { insertEvent } from '../../db/queries/orders.queries.ts';
 import { PlatformError, type PlatformClient } from '../../fulfillment/client.ts';
 import { platformFor } from '../../fulfillment/connections.ts';
@@ -17,11 +17,14 @@ import { findOrderArg } from '../orders/orders.use-case.ts';
 
 const STATES: readonly FulfillmentJobState[] = ['queued', 'held', 'in_flight', 'failed', 'dead', 'done', 'cancelled'];
 
-export async function listPushJobs(deps: Pick<Deps, 'db'>, state: string | undefined, limit: number) {
+export async function listPushJobs(deps: Pick<Deps, 'db' | 'clock'>, state: string | undefined, limit: number) {
   if (state !== undefined && !STATES.includes(state as FulfillmentJobState)) throw fieldError('state', `state must be one of ${STATES.join(', ')}`);
   if (!Number.isInteger(limit) || limit < 1 || limit > LIST_MAX_LIMIT) throw fieldError('limit', `limit must be 1 to ${LIST_MAX_LIMIT}`);
-  const [jobs, counts] = await Promise.all([listJobs(deps.db, state as FulfillmentJobState | undefined, limit), countJobsByState(deps.db)]);
+  const [jobs, counts, backlog] = await Promise.all([listJobs(deps.db, state as FulfillmentJobState | undefined, limit), countJobsByState(deps.db), pushBacklog(deps.db)]);
+  const oldest = backlog.oldest as string | null;
   return {
+    // What an outage leaves behind: pushes still to reach the platform, and how long the oldest has waited.
+    backlog: { pending: Number(backlog.pending), oldest_pending_since: oldest, oldest_pending_age_s: oldest ? Math.max(0, Math.round((deps.clock.now().getTime() - Date.parse(oldest)) / 1000)) : null },
     counts: Object.fromEntries(STATES.map((s) => [s, Number(counts.find((c) => c.state === s)?.n ?? 0)])),
     jobs: jobs.map((j) => ({
       action: j.action,

@@ -333,6 +333,8 @@ export async function createOrder(deps: Deps, req: OrderRequest, trace: OrderTra
         lease_until: null,
         last_error: null,
         remote_id: null,
+        first_attempt_at: null,
+        unknown_outcome: 0,
         created_at: nowIso,
         updated_at: nowIso,
       });

@@ -130,7 +130,7 @@ export async function cancelOrder(deps: Pick<Deps, 'db' | 'clock' | 'nudge'>, ca
     if (push && push.state !== 'in_flight' && push.state !== 'done') await cancelPushJob(tx, push.id, now);
     const platform = !untouched && !(await findJobByOrder(tx, order.id, 'cancel'));
     if (platform)
-      await insertJobRow(tx, { id: newId(), order_id: order.id, action: 'cancel', state: 'queued', attempts: 0, next_attempt_at: now, lease_until: null, last_error: null, remote_id: push?.remote_id ?? null, created_at: now, updated_at: now });
+      await insertJobRow(tx, { id: newId(), order_id: order.id, action: 'cancel', state: 'queued', attempts: 0, next_attempt_at: now, lease_until: null, last_error: null, remote_id: push?.remote_id ?? null, first_attempt_at: null, unknown_outcome: 0, created_at: now, updated_at: now });
     await event(tx, current, caller, 'order.cancelled', { from: current.status, reason: input.reason, note: input.note ?? null, platform_cancel: platform ? 'queued' : 'not_needed' }, now);
     return platform;
   });
