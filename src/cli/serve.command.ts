@@ -105,6 +105,9 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
     );
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
+  // A promise nobody handled is a bug, but not a reason to stop taking orders (Node 20 would exit):
+  // log it with its stack and keep serving. Every known promise is handled where it is made.
+  process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled promise rejection (a bug): logged, serving goes on'));
   const worker = startPushWorker(deps);
   const whatsappWorker = startWhatsappWorker(deps);
 
