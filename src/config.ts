@@ -56,6 +56,8 @@ export interface Config {
   readonly whatsappAppSecret: string | undefined;
   /** The token Meta echoes when subscribing the webhook (GET hub.verify_token). */
   readonly whatsappVerifyToken: string | undefined;
+  /** Browser origins allowed on /api/mcp besides the base URL's and loopback ones (DNS-rebinding protection). */
+  readonly mcpAllowedOrigins: readonly string[];
 }
 
 /** What the CLI may pass; every field optional, strings as typed on the command line. */
@@ -146,6 +148,19 @@ function httpUrl(setting: string, value: string | undefined): string | undefined
   return value?.replace(/\/+$/, '');
 }
 
+/** `https://app.example.com,https://inspector.example` → their origins; `*` allows every origin. */
+function originList(value: string | undefined): string[] {
+  if (!value) return [];
+  return value.split(',').map((o) => o.trim()).filter(Boolean).map((o) => {
+    if (o === '*') return o;
+    try {
+      return new URL(o).origin;
+    } catch {
+      throw bad('CODRAIL_MCP_ALLOWED_ORIGINS', `has ${o}, which is not an origin such as https://app.example.com`);
+    }
+  });
+}
+
 function currencyList(value: string | undefined): ReadonlySet<string> {
   if (value === undefined) return new Set();
   const codes = value.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean);
@@ -189,6 +204,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     whatsappToken: env.CODRAIL_WHATSAPP_TOKEN || undefined,
     whatsappAppSecret: env.CODRAIL_WHATSAPP_APP_SECRET || undefined,
     whatsappVerifyToken: env.CODRAIL_WHATSAPP_VERIFY_TOKEN || undefined,
+    mcpAllowedOrigins: originList(env.CODRAIL_MCP_ALLOWED_ORIGINS),
   });
 }
 

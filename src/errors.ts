@@ -15,6 +15,9 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
+  /** An HTTP method no route implements (RFC 9110 §15.6.2). */
+  | 'not_implemented'
+  | 'uri_too_long'
   | 'conflict'
   /** An illegal transition: publishing a page that is not ready, deleting a published one (MCP-TOOLS.md §5.10). */
   | 'invalid_state'
@@ -53,6 +56,8 @@ const STATUS: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  not_implemented: 501,
+  uri_too_long: 414,
   conflict: 409,
   invalid_state: 409,
   rate_limited: 429,

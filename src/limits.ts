@@ -71,6 +71,10 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 /** Server timeouts against slow clients. */
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
+/** How often Node enforces the header and request timeouts (its default, 30 s, triples the first). */
+export const CONNECTIONS_CHECK_MS = 1_000;
+/** A request line longer than this is 414 (the whole header block is bounded by Node's 16 KiB). */
+export const MAX_URL_BYTES = 8_192;
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 /** CLI list commands. */
@@ -198,3 +202,6 @@ export const WHATSAPP_BACKOFF_BASE_MS = 1_000;
 export const WHATSAPP_BACKOFF_MAX_MS = 5 * 60_000;
 /** Status webhooks (Meta's POSTs) larger than this are refused. */
 export const WHATSAPP_WEBHOOK_MAX_BYTES = 256 * 1024;
+
+/** JSON bodies nest at most this deep (issue 13 §2): real bodies need 4; a hostile one gets a 400. */
+export const MAX_JSON_DEPTH = 32;

@@ -8,7 +8,7 @@ import type { RequestContext, Route } from './context.ts';
 import { sendError } from './respond.ts';
 import { clientIp } from './client-ip.ts';
 import { AppError } from '../errors.ts';
-import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS, SHUTDOWN_GRACE_MS } from '../limits.ts';
+import { CONNECTIONS_CHECK_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_URL_BYTES, REQUEST_TIMEOUT_MS, SHUTDOWN_GRACE_MS } from '../limits.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -25,16 +25,48 @@ export interface HttpServer {
 type Params = Record<string, string | undefined>;
 type Found = (ctx: RequestContext) => Promise<void> | void;
 
+/** What a parser refusal means, as an HTTP status (RFC 9110 §15, RFC 6585 §5). */
+function protocolError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): [number, string, string] {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW': {
+      // The request line counts toward the header limit: a long URL is 414, many or large headers 431.
+      const raw = err.rawPacket?.toString('latin1') ?? '';
+      const end = raw.indexOf('\r\n');
+      return end === -1 || end > MAX_URL_BYTES ? [414, 'URI Too Long', `The URL is longer than ${MAX_URL_BYTES} bytes`] : [431, 'Request Header Fields Too Large', 'The request headers are too large or too many'];
+    }
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'HPE_HEADER_TIMEOUT':
+      return [408, 'Request Timeout', 'The request was not received in time'];
+    case 'HPE_INVALID_METHOD':
+      return [501, 'Not Implemented', 'Unknown HTTP method'];
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return [400, 'Bad Request', 'Content-Length and Transfer-Encoding must not both be sent'];
+    default:
+      return [400, 'Bad Request', `Malformed HTTP request${err.code?.startsWith('HPE_') ? ` (${err.code.slice(4).toLowerCase().replace(/_/g, ' ')})` : ''}`];
+  }
+}
+
 export function createHttpServer(initialDeps: Deps, routes: readonly Route[]): HttpServer {
   let deps = initialDeps;
   const router = FindMyWay({ ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 200 });
   for (const route of routes) router.on(route.method, route.path, route.handler as never);
+  // HEAD wherever GET is served (RFC 9110 §9.3.2): the same handler; Node sends the headers, not the body.
+  for (const route of routes)
+    if (route.method === 'GET' && !routes.some((r) => (r.method as string) === 'HEAD' && r.path === route.path)) router.on('HEAD', route.path, route.handler as never);
 
   const notFound = (): never => {
     throw new AppError('not_found', 'Route not found');
   };
 
   function resolve(method: string, path: string): { handler: Found; params: Params } {
+    // A method no route of ours can take (PROPFIND, TRACE…): the server does not implement it (RFC 9110 §15.6.2).
+    if (!METHODS.includes(method as HTTPMethod))
+      return {
+        handler: () => {
+          throw new AppError('not_implemented', `Method ${method} is not implemented`);
+        },
+        params: {},
+      };
     const found = router.find(method as HTTPMethod, path);
     if (found) return { handler: found.handler as unknown as Found, params: found.params };
     const allowed = METHODS.filter((m) => m !== method && router.find(m, path));
@@ -67,6 +99,7 @@ export function createHttpServer(initialDeps: Deps, routes: readonly Route[]): H
     const base = { req, res, deps, id, log, url, ip: clientIp(req, deps.config.trustProxy), headers };
     let ctx: RequestContext = { ...base, params: {} };
     try {
+      if ((req.url ?? '').length > MAX_URL_BYTES) throw new AppError('uri_too_long', `The URL is longer than ${MAX_URL_BYTES} bytes`);
       const { handler, params } = resolve(req.method ?? 'GET', url.pathname);
       ctx = { ...base, params };
       await handler(ctx);
@@ -84,12 +117,30 @@ export function createHttpServer(initialDeps: Deps, routes: readonly Route[]): H
     }
   }
 
-  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, (req, res) => {
-    void handle(req, res);
-  });
-  server.on('clientError', (err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else socket.destroy(err);
+  const server = createServer(
+    {
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      // Node checks the two timeouts above only this often (30 s by default): a client stalling its
+      // headers would otherwise hold the connection three times longer than the 10 s promised.
+      connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
+    },
+    (req, res) => {
+      void handle(req, res);
+    },
+  );
+  // Requests Node's parser refuses never reach a route: answer them here, with the status that names
+  // the problem and the ErrorResponse body every other refusal has, then close (issue 13 §2).
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    if (!socket.writable || (err.code === 'ECONNRESET' && !err.rawPacket)) {
+      socket.destroy();
+      return;
+    }
+    const [status, reason, message] = protocolError(err);
+    const body = JSON.stringify({ success: false, error: message });
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    deps.log.debug({ code: err.code, status }, 'refused a malformed request');
   });
 
   return {

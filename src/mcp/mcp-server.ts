@@ -40,7 +40,9 @@ export function createMcpServer(deps: Deps): Server {
   server.setRequestHandler(ListToolsRequestSchema, () => LIST_ANSWER);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = TOOL_BY_NAME.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    // A plain error with a code: McpError would put "MCP error -32602:" in the message, and SDK
+    // clients add that prefix again when they show it (issue 13 §3).
+    if (!tool) throw Object.assign(new Error(`Unknown tool: ${request.params.name}`), { code: ErrorCode.InvalidParams });
     const principal = principalOf(extra.authInfo);
     try {
       const input = parseWith(tool.input, request.params.arguments ?? {});

@@ -6,7 +6,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from '../http/context.ts';
-import { JSON_TYPE, readBody } from '../http/body.ts';
+import { JSON_TYPE, parseJson, readBody } from '../http/body.ts';
 import { sendEmpty, sendJson } from '../http/respond.ts';
 import { AppError } from '../errors.ts';
 import type { Principal } from '../domain/oauth/principal.ts';
@@ -15,19 +15,49 @@ import { authenticateBearer } from '../use-cases/oauth/authenticate-bearer.use-c
 import { insufficientScopeChallenge, unauthorizedChallenge } from './bearer-challenge.ts';
 import { LIST_ANSWER, authInfo, createMcpServer } from './mcp-server.ts';
 import { TOOL_BY_NAME } from './tools/tool-catalog.ts';
+import { refuseMalformed } from './json-rpc-check.ts';
 
-const ALLOWED_METHODS = 'POST, GET, DELETE, OPTIONS';
+/** What /api/mcp implements; the preflight and every 405 say the same (GET and DELETE answer 405: stateless, no SSE stream). */
+const ALLOWED_METHODS = 'POST, OPTIONS';
 const ALLOWED_HEADERS = 'authorization, content-type, mcp-protocol-version, mcp-session-id, last-event-id';
 const EXPOSED_HEADERS = 'WWW-Authenticate, Mcp-Session-Id';
 
-/** Auth is a header, not a cookie: any origin may call, and every answer says so (OAUTH.md T14). */
-function cors(ctx: RequestContext): void {
-  ctx.headers['Access-Control-Allow-Origin'] = '*';
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The MCP transport spec requires servers to validate Origin (DNS rebinding: a page on a foreign
+ * site reaching a server through a name that resolves to it). Allowed: no Origin (not a browser),
+ * the base URL's origin, loopback origins (local clients such as MCP Inspector), and
+ * CODRAIL_MCP_ALLOWED_ORIGINS. Auth is a header, not a cookie, so an allowed origin is echoed.
+ */
+function originAllowed(ctx: RequestContext, origin: string): boolean {
+  const allowed = ctx.deps.config.mcpAllowedOrigins;
+  if (allowed.includes('*') || allowed.includes(origin)) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return url.origin === new URL(ctx.deps.config.baseUrl).origin || ((url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK.has(url.hostname));
+}
+
+/** CORS for an allowed origin; false (after a 403) for a foreign one. */
+function cors(ctx: RequestContext): boolean {
+  ctx.headers['Vary'] = 'Origin';
+  const origin = header(ctx, 'origin');
+  if (origin !== undefined && !originAllowed(ctx, origin)) {
+    ctx.req.resume();
+    sendJson(ctx, 403, jsonRpcError(-32000, `Forbidden: Origin ${origin.slice(0, 200)} is not allowed (set CODRAIL_MCP_ALLOWED_ORIGINS)`));
+    return false;
+  }
+  ctx.headers['Access-Control-Allow-Origin'] = origin ?? '*';
   ctx.headers['Access-Control-Expose-Headers'] = EXPOSED_HEADERS;
+  return true;
 }
 
 export function mcpPreflight(ctx: RequestContext): void {
-  cors(ctx);
+  if (!cors(ctx)) return;
   sendEmpty(ctx, 204, {
     'Access-Control-Allow-Methods': ALLOWED_METHODS,
     'Access-Control-Allow-Headers': ALLOWED_HEADERS,
@@ -36,9 +66,9 @@ export function mcpPreflight(ctx: RequestContext): void {
 }
 
 /** GET (server-initiated SSE stream) and DELETE (session end) have no meaning for a stateless server. */
-export function mcpMethodNotAllowed(ctx: RequestContext): never {
-  cors(ctx);
-  throw new AppError('method_not_allowed', `Method ${ctx.req.method} not allowed`, undefined, { Allow: 'POST, OPTIONS' });
+export function mcpMethodNotAllowed(ctx: RequestContext): void {
+  if (!cors(ctx)) return;
+  throw new AppError('method_not_allowed', `Method ${ctx.req.method} not allowed`, undefined, { Allow: ALLOWED_METHODS });
 }
 
 const header = (ctx: RequestContext, name: string): string | undefined => {
@@ -104,7 +134,7 @@ function answerToolsList(ctx: RequestContext, body: unknown): boolean {
 
 /** POST /api/mcp. */
 export async function mcpRoute(ctx: RequestContext): Promise<void> {
-  cors(ctx);
+  if (!cors(ctx)) return;
   const principal = await authenticate(ctx);
   if (!principal) return;
 
@@ -117,9 +147,9 @@ export async function mcpRoute(ctx: RequestContext): Promise<void> {
   const raw = await readBody(ctx);
   let body: unknown;
   try {
-    body = JSON.parse(raw.toString('utf8'));
-  } catch {
-    sendJson(ctx, 400, jsonRpcError(-32700, 'Parse error: invalid JSON'));
+    body = parseJson(raw);
+  } catch (error) {
+    sendJson(ctx, 400, jsonRpcError(-32700, `Parse error: ${(error as Error).message === 'Body is not valid JSON' ? 'invalid JSON' : (error as Error).message}`));
     return;
   }
 
@@ -131,6 +161,12 @@ export async function mcpRoute(ctx: RequestContext): Promise<void> {
       { error: 'insufficient_scope', error_description: `This call needs the scope ${missing.join(' ')}` },
       { 'WWW-Authenticate': insufficientScopeChallenge(ctx.deps, principal.scopes, missing), 'Cache-Control': 'no-store' },
     );
+    return;
+  }
+
+  const refused = refuseMalformed(body);
+  if (refused !== undefined) {
+    sendJson(ctx, Array.isArray(body) && body.length === 0 ? 400 : 200, refused);
     return;
   }
 

@@ -1,6 +1,6 @@
 // POST /api/oauth/register (RFC 7591; OAUTH.md decisions 5–6, T22–T30): 201 with the kept
 // redirect URIs, public client, no secret; rate-limited per client IP.
-import { JSON_TYPE, readBody } from '../http/body.ts';
+import { JSON_TYPE, parseJson, readBody } from '../http/body.ts';
 import { sendJson } from '../http/respond.ts';
 import { AppError } from '../errors.ts';
 import { OAUTH_REGISTER_MAX_BYTES } from '../limits.ts';
@@ -18,9 +18,9 @@ export const registerRoute = oauthEndpoint(async (ctx) => {
   const raw = await readBody(ctx, OAUTH_REGISTER_MAX_BYTES);
   let body: unknown;
   try {
-    body = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw new AppError('invalid_client_metadata', 'Body is not valid JSON');
+    body = parseJson(raw);
+  } catch (error) {
+    throw new AppError('invalid_client_metadata', (error as Error).message);
   }
   const client = await registerClient(ctx.deps, body, 'dcr', ctx.ip);
   ctx.log.info({ clientId: client.client_id, name: client.client_name }, 'oauth client registered');

@@ -8,12 +8,12 @@ import { SUPPORTED_COUNTRY_CODES, parseCurrency, parseTimezone } from '../domain
 import { normalizeDomainEntry } from '../domain/domains.ts';
 
 export { uuidInput } from './validate.ts';
+import { cleanText } from './text-input.ts';
 
-/** A trimmed string of min..max characters. */
-export const textInput = (field: string, min: number, max: number, description: string) =>
+/** A trimmed string of min..max characters, clean (cleanText: no control characters, NFC…); `multiline` keeps line breaks. */
+export const textInput = (field: string, min: number, max: number, description: string, multiline = false) =>
   v.pipe(
-    v.string(`${field} must be a string`),
-    v.trim(),
+    cleanText(field, !multiline),
     v.minLength(min, min === 1 ? `${field} must not be empty` : `${field} must be at least ${min} characters`),
     v.maxLength(max, `${field} must be at most ${max} characters`),
     v.description(description),
@@ -27,7 +27,7 @@ export const moneyInput = (field: string, description: string) =>
     v.number(`${field} must be a number`),
     v.finite(`${field} must be a finite number`),
     v.minValue(0, `${field} must not be negative`),
-    v.maxValue(MAX_MONEY_MAJOR, `${field} is out of range`),
+    v.maxValue(MAX_MONEY_MAJOR, `${field} is out of range (at most ${MAX_MONEY_MAJOR})`),
     v.check(hasAtMostTwoDecimals, `${field} must have at most 2 decimals`),
     v.description(description),
   );

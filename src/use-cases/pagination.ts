@@ -19,6 +19,7 @@ export const cursorInput = v.optional(
 export const limitInput = v.optional(
   v.pipe(
     v.number('limit must be a number'),
+    v.integer('limit must be a whole number'),
     v.description(`Page size 1-${TOOL_LIST_MAX_LIMIT}, default ${TOOL_LIST_DEFAULT_LIMIT}.`),
   ),
 );

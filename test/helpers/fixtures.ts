@@ -101,7 +101,7 @@ export function postOrder(url: string, body: unknown, headers: Record<string, st
 }
 
 /** The usual test setup: a server on a temp database with one seeded shop. */
-export async function openShop(flags: ConfigFlags = {}, options: { clock?: Clock } = {}): Promise<{ server: TestServer; shop: Shop }> {
+export async function openShop(flags: ConfigFlags = {}, options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<{ server: TestServer; shop: Shop }> {
   const server = await startServer(flags, options);
   return { server, shop: await seedShop(server.deps) };
 }

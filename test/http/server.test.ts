@@ -118,7 +118,7 @@ describe('the HTTP server', () => {
     test('a known path with a wrong method answers 405 in the ErrorResponse shape with an Allow header', async () => {
       const del = await fetch(`${server.url}/healthz`, { method: 'DELETE' });
       assert.equal(del.status, 405);
-      assert.equal(del.headers.get('allow'), 'GET');
+      assert.equal(del.headers.get('allow'), 'GET, HEAD', 'HEAD is served wherever GET is (RFC 9110 §9.3.2)');
       assertErrorShape(await del.json());
 
       const get = await fetch(`${server.url}/api/orders/create`);
@@ -130,7 +130,7 @@ describe('the HTTP server', () => {
 
       const put = await fetch(`${server.url}/api/geo/cities?country=CO`, { method: 'PUT', body: '{}' });
       assert.equal(put.status, 405);
-      assert.deepEqual((put.headers.get('allow') ?? '').split(',').map((m) => m.trim()).sort(), ['GET', 'OPTIONS']);
+      assert.deepEqual((put.headers.get('allow') ?? '').split(',').map((m) => m.trim()).sort(), ['GET', 'HEAD', 'OPTIONS']);
     });
 
     test('/healthz answers 200 and is not cached', async () => {

@@ -13,7 +13,7 @@ describe('/api/mcp', () => {
   let server: TestServer;
   let shop: Shop;
   before(async () => {
-    ({ server, shop } = await openShop());
+    ({ server, shop } = await openShop({}, { env: { CODRAIL_MCP_ALLOWED_ORIGINS: 'https://claude.ai, https://inspector.example' } }));
   });
   after(() => server.close());
 
@@ -68,19 +68,45 @@ describe('/api/mcp', () => {
   test('a stateless answer carries CORS headers and no session id', async () => {
     const res = await rawPost(server.url, INITIALIZE, { authorization: `Bearer ${shop.secretKey}`, origin: 'https://claude.ai' });
     assert.equal(res.status, 200);
-    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    assert.equal(res.headers.get('access-control-allow-origin'), 'https://claude.ai', 'an allowed browser origin is echoed');
+    assert.equal(res.headers.get('vary'), 'Origin');
     assert.match(res.headers.get('access-control-expose-headers') ?? '', /Mcp-Session-Id/);
     assert.equal(res.headers.get('mcp-session-id'), null);
     assert.match(res.headers.get('content-type') ?? '', /application\/json/);
   });
 
-  test('the preflight answers 204 for any origin without a token', async () => {
+  test('DNS-rebinding protection: a foreign Origin is 403 before anything runs, on every method; loopback and the base URL pass', async () => {
+    for (const method of ['POST', 'OPTIONS', 'GET']) {
+      const res = await fetch(`${server.url}/api/mcp`, {
+        method,
+        headers: { origin: 'http://evil.example', host: 'evil.example', authorization: `Bearer ${shop.secretKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        ...(method === 'POST' ? { body: JSON.stringify(INITIALIZE) } : {}),
+      });
+      assert.equal(res.status, 403, method);
+      assert.equal(res.headers.get('vary'), 'Origin');
+      assert.equal(res.headers.get('access-control-allow-origin'), null);
+      const body = (await res.json()) as { error: { code: number; message: string } };
+      assert.equal(body.error.code, -32000);
+      assert.match(body.error.message, /Origin http:\/\/evil\.example is not allowed/);
+    }
+    for (const origin of ['http://localhost:6274', 'http://127.0.0.1:5173', new URL(server.deps.config.baseUrl).origin]) {
+      const res = await rawPost(server.url, INITIALIZE, { authorization: `Bearer ${shop.secretKey}`, origin });
+      assert.equal(res.status, 200, origin);
+      assert.equal(res.headers.get('access-control-allow-origin'), origin);
+    }
+    const noOrigin = await rawPost(server.url, INITIALIZE, { authorization: `Bearer ${shop.secretKey}` });
+    assert.equal(noOrigin.status, 200, 'a client that is not a browser sends no Origin');
+    assert.equal(noOrigin.headers.get('access-control-allow-origin'), '*');
+  });
+
+  test('the preflight answers 204 for an allowed origin without a token, with the methods a 405 allows', async () => {
     const res = await fetch(`${server.url}/api/mcp`, {
       method: 'OPTIONS',
       headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version' },
     });
     assert.equal(res.status, 204);
-    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    assert.equal(res.headers.get('access-control-allow-origin'), 'https://inspector.example');
+    assert.equal(res.headers.get('access-control-allow-methods'), 'POST, OPTIONS', 'the same methods as the Allow header of a 405');
     const allowed = res.headers.get('access-control-allow-headers') ?? '';
     for (const h of ['authorization', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id']) assert.match(allowed, new RegExp(h));
     assert.match(res.headers.get('access-control-allow-methods') ?? '', /POST/);

@@ -12,6 +12,8 @@ const header = (ctx: RequestContext, name: string): string | undefined => {
 
 /** POST /api/orders/create (seed 4.1, SPEC 4.1). */
 export async function createOrderRoute(ctx: RequestContext): Promise<void> {
+  // Every answer here depends on the Origin (allowed, refused, or a landing page's): caches must key on it.
+  ctx.headers.Vary = 'Origin';
   const trace: OrderTrace = {};
   try {
     const body = await readJsonObject(ctx);

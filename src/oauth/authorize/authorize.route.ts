@@ -23,8 +23,6 @@ const PAGE_HEADERS = {
   'Cache-Control': 'no-store',
   Pragma: 'no-cache',
   'X-Frame-Options': 'DENY',
-  // No form-action: the approve answer redirects to the client's callback, which browsers check against it.
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
 };
@@ -53,8 +51,22 @@ function pageState(ctx: RequestContext, query: URLSearchParams): PageState {
   return { lang, csrf, setCookies };
 }
 
-function sendPage(ctx: RequestContext, status: number, html: string, setCookies: string[] = []): void {
-  const headers: Record<string, string | string[]> = { ...PAGE_HEADERS, 'Content-Length': String(Buffer.byteLength(html)) };
+/**
+ * The pages' forms post to this endpoint, whose answer may redirect to the client's callback, and
+ * browsers check that redirect against form-action too: the callback's origin (or its private-use
+ * scheme) is allowed next to 'self' on the pages of a known client, nothing else.
+ */
+function csp(redirectUri?: string): string {
+  let target = '';
+  if (redirectUri) {
+    const url = new URL(redirectUri);
+    target = url.protocol === 'http:' || url.protocol === 'https:' ? ` ${url.origin}` : ` ${url.protocol}`;
+  }
+  return `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`;
+}
+
+function sendPage(ctx: RequestContext, status: number, html: string, setCookies: string[] = [], redirectUri?: string): void {
+  const headers: Record<string, string | string[]> = { ...PAGE_HEADERS, 'Content-Security-Policy': csp(redirectUri), 'Content-Length': String(Buffer.byteLength(html)) };
   if (setCookies.length) headers['Set-Cookie'] = setCookies;
   ctx.res.writeHead(status, headers);
   ctx.res.end(html);
@@ -81,8 +93,8 @@ function form(req: AuthorizationRequest, state: PageState, query: URLSearchParam
 
 async function showStep(ctx: RequestContext, req: AuthorizationRequest, query: URLSearchParams, state: PageState, status = 200): Promise<void> {
   const user = await sessionUser(ctx.deps, parseCookies(ctx.req.headers.cookie).get(SESSION_COOKIE));
-  if (!user) return sendPage(ctx, status, signInPage(form(req, state, query)), state.setCookies);
-  sendPage(ctx, status, consentPage(form(req, state, query), { email: user.email, redirectUri: req.redirectUri, scopes: req.scopes, loopback: isLoopbackRedirect(req.redirectUri) }), state.setCookies);
+  if (!user) return sendPage(ctx, status, signInPage(form(req, state, query)), state.setCookies, req.redirectUri);
+  sendPage(ctx, status, consentPage(form(req, state, query), { email: user.email, redirectUri: req.redirectUri, scopes: req.scopes, loopback: isLoopbackRedirect(req.redirectUri) }), state.setCookies, req.redirectUri);
 }
 
 /** Checks the request; answers the page or redirect of a failure and returns undefined. */

@@ -8,6 +8,7 @@ import { applyStatusReport } from '../../fulfillment/apply-status.ts';
 import { WebhookEventSchema } from '../../fulfillment/contract.ts';
 import { verifyWebhook } from '../../domain/webhook-signature.ts';
 import { AppError } from '../../errors.ts';
+import { parseJson } from '../json-text.ts';
 import { WEBHOOK_TOLERANCE_S } from '../../limits.ts';
 import { parseWith } from '../validate.ts';
 import { buyerNotifier } from '../whatsapp/buyer-messages.ts';
@@ -19,12 +20,7 @@ export async function receiveWebhook(deps: Pick<Deps, 'db' | 'clock' | 'config' 
   if (!secret) throw new AppError('not_ready', 'Fulfillment webhooks are not configured');
   const now = deps.clock.now();
   if (!verifyWebhook(secret, raw, signature, Math.floor(now.getTime() / 1000), WEBHOOK_TOLERANCE_S)) throw new AppError('unauthorized', 'Invalid or expired signature');
-  let body: unknown;
-  try {
-    body = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw new AppError('invalid_json', 'Body is not valid JSON');
-  }
+  const body = parseJson(raw);
   const event = parseWith(WebhookEventSchema, body) as v.InferOutput<typeof WebhookEventSchema>;
   const at = now.toISOString();
   const result = await writeTransaction(deps.db, async (tx) => {

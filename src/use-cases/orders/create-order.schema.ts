@@ -1,14 +1,16 @@
 // CreateOrderInput exactly as the seed's table 2.1: one schema gives the TypeScript type, the
 // OpenAPI schema and the 400 details (STYLE). Strings are trimmed before length checks (SPEC 4.1).
 import * as v from 'valibot';
-import { DEFAULT_PACK, ORDER_FIELD_LIMITS as L, ORDER_QUANTITY } from '../../limits.ts';
+import { DEFAULT_PACK, MAX_MONEY_MAJOR, ORDER_FIELD_LIMITS as L, ORDER_QUANTITY } from '../../limits.ts';
 import { hasAtMostTwoDecimals } from '../../domain/money.ts';
 import { UUID_PATTERN } from '../../ids.ts';
+import { cleanText } from '../text-input.ts';
 
+// Free text goes through cleanText: control characters and broken Unicode refused, bidi controls
+// dropped, NFC, one line (issue 13 §2).
 const text = (field: keyof typeof L, min: number, max: number, description: string) =>
   v.pipe(
-    v.string(`${field} must be a string`),
-    v.trim(),
+    cleanText(field, true),
     v.minLength(min, `${field} must be at least ${min} characters`),
     v.maxLength(max, `${field} must be at most ${max} characters`),
     v.description(description),
@@ -16,7 +18,7 @@ const text = (field: keyof typeof L, min: number, max: number, description: stri
 
 const optionalText = (field: keyof typeof L, max: number, description: string) =>
   v.nullish(
-    v.pipe(v.string(`${field} must be a string`), v.trim(), v.maxLength(max, `${field} must be at most ${max} characters`), v.description(description)),
+    v.pipe(cleanText(field, true), v.maxLength(max, `${field} must be at most ${max} characters`), v.description(description)),
   );
 
 const uuid = (field: string, description: string) =>
@@ -27,6 +29,7 @@ const money = (field: string, description: string) =>
     v.number(`${field} must be a number`),
     v.finite(`${field} must be a finite number`),
     v.minValue(0, `${field} must not be negative`),
+    v.maxValue(MAX_MONEY_MAJOR, `${field} is out of range (at most ${MAX_MONEY_MAJOR})`),
     v.check(hasAtMostTwoDecimals, `${field} must have at most 2 decimals`),
     v.description(description),
   );

@@ -14,7 +14,7 @@ export const SETTABLE_STATUSES = ORDER_STATUSES.filter((s) => s !== 'cancelled')
 export const UpdateOrderStatusInput = v.strictObject({
   order_id: orderId,
   status: v.pipe(v.picklist(SETTABLE_STATUSES, `status must be one of ${SETTABLE_STATUSES.join(', ')} (cancel with cancel_order)`), v.description('New status: confirmed after the call, back to pending, or the delivery outcome.')),
-  note: v.optional(textInput('note', 1, 1000, 'Why, for the timeline (e.g. the call outcome).')),
+  note: v.optional(textInput('note', 1, 1000, 'Why, for the timeline (e.g. the call outcome).', true)),
 });
 
 export const UpdateOrderBuyerInput = v.strictObject({
@@ -31,7 +31,7 @@ export const UpdateOrderBuyerInput = v.strictObject({
   codigo_postal: v.optional(textInput('codigo_postal', 0, L.codigo_postal.max, 'Postal code (required in MX and ES).')),
 });
 
-export const AddOrderNoteInput = v.strictObject({ order_id: orderId, text: textInput('text', 1, 1000, 'The note, e.g. "Llamada: confirma entrega el martes".') });
+export const AddOrderNoteInput = v.strictObject({ order_id: orderId, text: textInput('text', 1, 1000, 'The note, e.g. "Llamada: confirma entrega el martes".', true) });
 
 export const ListOrderEventsInput = v.strictObject({ order_id: orderId, cursor: cursorInput, limit: limitInput });
 
@@ -50,5 +50,5 @@ export const CANCEL_REASONS = ['buyer_declined', 'unreachable', 'duplicate', 'fr
 export const CancelOrderInput = v.strictObject({
   order_id: orderId,
   reason: v.pipe(v.picklist(CANCEL_REASONS, `reason must be one of ${CANCEL_REASONS.join(', ')}`), v.description('Why the order is cancelled.')),
-  note: v.optional(textInput('note', 1, 1000, 'Details for the timeline.')),
+  note: v.optional(textInput('note', 1, 1000, 'Details for the timeline.', true)),
 });

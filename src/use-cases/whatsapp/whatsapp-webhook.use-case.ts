@@ -9,6 +9,7 @@ import { applyMessageStatus } from '../../db/queries/whatsapp.queries.ts';
 import { insertEvent } from '../../db/queries/orders.queries.ts';
 import { verifyHubWebhook } from '../../domain/webhook-signature.ts';
 import { AppError } from '../../errors.ts';
+import { parseJson } from '../json-text.ts';
 import { newId } from '../../ids.ts';
 
 const StatusSchema = v.looseObject({
@@ -29,12 +30,7 @@ export async function receiveWhatsappWebhook(deps: Pick<Deps, 'db' | 'clock' | '
   const secret = deps.config.whatsappAppSecret;
   if (!secret) throw new AppError('not_ready', 'WhatsApp status webhooks are not configured (CODRAIL_WHATSAPP_APP_SECRET)');
   if (!verifyHubWebhook(secret, raw, signature)) throw new AppError('unauthorized', 'Invalid X-Hub-Signature-256');
-  let body: unknown;
-  try {
-    body = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw new AppError('invalid_json', 'Body is not valid JSON');
-  }
+  const body = parseJson(raw);
   const parsed = v.safeParse(PayloadSchema, body);
   if (!parsed.success) throw new AppError('invalid_input', 'Not a WhatsApp Business webhook payload', [{ field: v.getDotPath(parsed.issues[0]) ?? 'body', message: parsed.issues[0].message }]);
   const statuses = parsed.output.entry.flatMap((e) => e.changes.flatMap((c) => c.value?.statuses ?? []));

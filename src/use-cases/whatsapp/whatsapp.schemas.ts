@@ -28,7 +28,7 @@ export const UpdateWhatsappSettingsInput = v.strictObject({
   events: v.optional(v.pipe(v.strictObject(eachEvent((e) => booleanInput(e, `Message the buyer ${EVENT_TEXT[e]}.`))), v.description('Which order events message the buyer; omitted keys stay.'))),
   templates: v.optional(
     v.pipe(
-      v.strictObject(eachEvent((e) => textInput(e, 1, TEMPLATE_MAX, `Text sent ${EVENT_TEXT[e]}.`))),
+      v.strictObject(eachEvent((e) => textInput(e, 1, TEMPLATE_MAX, `Text sent ${EVENT_TEXT[e]}.`, true))),
       v.description(`Message texts with placeholders ${PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}; omitted keys stay.`),
     ),
   ),
@@ -37,7 +37,7 @@ export const UpdateWhatsappSettingsInput = v.strictObject({
 export const PreviewWhatsappMessageInput = v.strictObject({
   order_id: uuidInput('order_id', 'Order id (from list_orders).'),
   template: v.optional(v.pipe(v.picklist(WHATSAPP_EVENTS, `template must be one of ${WHATSAPP_EVENTS.join(', ')}`), v.description("Render the store's template for this event."))),
-  text: v.optional(textInput('text', 1, TEMPLATE_MAX, 'Or render this text (placeholders allowed). Exactly one of template and text.')),
+  text: v.optional(textInput('text', 1, TEMPLATE_MAX, 'Or render this text (placeholders allowed). Exactly one of template and text.', true)),
 });
 
 const perEvent = <S extends v.GenericSchema>(item: S) => v.object(Object.fromEntries(WHATSAPP_EVENTS.map((e) => [e, item])) as Record<(typeof WHATSAPP_EVENTS)[number], S>);
@@ -64,7 +64,7 @@ export const WhatsappPreview = v.object({
 export const SendWhatsappMessageInput = v.strictObject({
   order_id: uuidInput('order_id', 'Order id (from list_orders).'),
   template: v.optional(v.pipe(v.picklist(WHATSAPP_EVENTS, `template must be one of ${WHATSAPP_EVENTS.join(', ')}`), v.description("Send the store's template for this event."))),
-  text: v.optional(textInput('text', 1, TEMPLATE_MAX, 'Or send this text (placeholders allowed). Exactly one of template and text.')),
+  text: v.optional(textInput('text', 1, TEMPLATE_MAX, 'Or send this text (placeholders allowed). Exactly one of template and text.', true)),
   idempotency_key: textInput('idempotency_key', 8, 200, 'Your unique key for this message: a retry with the same key returns the same message instead of sending twice.'),
 });
 
