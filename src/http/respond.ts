@@ -18,7 +18,18 @@ export function sendEmpty(ctx: RequestContext, status: number, headers: Record<s
 }
 
 /** The ErrorResponse shape (seed 2.4) for every error on every route; 500s reveal nothing. */
+/** The client closed the connection while we read its body: nobody is left to answer (issue 13 §2). */
+function clientGone(ctx: RequestContext, error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (error as Error | null)?.message === 'aborted' || (ctx.req.destroyed && !ctx.req.complete);
+}
+
 export function sendError(ctx: RequestContext, error: unknown): void {
+  if (!(error instanceof AppError) && clientGone(ctx, error)) {
+    ctx.log.debug({ code: (error as { code?: unknown }).code }, 'the client went away mid-request');
+    ctx.res.destroy();
+    return;
+  }
   if (ctx.res.headersSent) {
     ctx.log.error({ err: error }, 'error after headers were sent');
     ctx.res.destroy();

@@ -142,6 +142,21 @@ describe('hostile input', () => {
     assert.ok(seconds >= 9 && seconds < 13, `dropped after ${seconds} s`);
   });
 
+  test('a client that disconnects mid-body is not an error in the log', async () => {
+    const errorsBefore = server.logs.filter((l) => (l.level as number) >= 50).length;
+    await new Promise<void>((resolve, reject) => {
+      const socket = tcp(Number(new URL(server.url).port), '127.0.0.1');
+      socket.on('connect', () => {
+        socket.write(`POST /api/orders/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nX-Svc-Api-Key: ${shop.liveKey}\r\nOrigin: ${SHOP_ORIGIN}\r\n\r\n{"nombre":`);
+        setTimeout(() => (socket.destroy(), resolve()), 100);
+      });
+      socket.on('error', reject);
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const errors = server.logs.filter((l) => (l.level as number) >= 50).slice(errorsBefore);
+    assert.deepEqual(errors, []);
+  });
+
   test('HEAD works wherever GET does: same status and headers, no body', async () => {
     for (const path of ['/healthz', '/openapi.json', `/api/geo/cities?country=CO`, '/.well-known/oauth-authorization-server']) {
       const [get, head] = await Promise.all([fetch(`${server.url}${path}`), fetch(`${server.url}${path}`, { method: 'HEAD' })]);
