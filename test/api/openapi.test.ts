@@ -216,7 +216,7 @@ describe('GET /openapi.json', () => {
       const notAllowed = doc.components.responses?.MethodNotAllowed;
       assert.ok(notAllowed);
       api.assertAgainst(notAllowed, 'DELETE /healthz 405', await readJson(wrong));
-      assert.equal(wrong.headers.get('allow'), 'GET');
+      assert.equal(wrong.headers.get('allow'), 'GET, HEAD');
       assert.ok(notAllowed.headers?.Allow, '405 documents the Allow header');
     });
 

@@ -93,3 +93,12 @@ export async function blockedValues(db: Db, storeId: string, phone: string, ip: 
 
 export const insertBlock = (db: Db | Tx, row: { store_id: string; kind: BlockKind; value: string; reason: string | null; created_at: string }) =>
   db.insertInto('block_list').values(row).onConflict((oc) => oc.doNothing()).execute();
+
+export const listBlocks = (db: Db, storeId: string, kind?: BlockKind) => {
+  let q = db.selectFrom('block_list').selectAll().where('store_id', '=', storeId);
+  if (kind) q = q.where('kind', '=', kind);
+  return q.orderBy('created_at').orderBy('kind').orderBy('value').execute();
+};
+
+export const deleteBlock = (db: Db, storeId: string, kind: BlockKind, value: string) =>
+  db.deleteFrom('block_list').where('store_id', '=', storeId).where('kind', '=', kind).where('value', '=', value).execute();

@@ -10,7 +10,8 @@ import { lintTools } from './lint-tools.ts';
 /** How many tools exist today; MCP-TOOLS.md §7 ends at 62 (orders' life, fulfillment and WhatsApp come next). */
 export const TOOL_COUNT = 62;
 
-export const TOOLS: readonly Operation[] = OPERATIONS;
+/** The operations served as tools: all but the REST- and CLI-only ones (`mcp: false`). */
+export const TOOLS: readonly Operation[] = OPERATIONS.filter((op) => op.mcp !== false);
 
 export const TOOL_BY_NAME: ReadonlyMap<string, Operation> = new Map(TOOLS.map((t) => [t.name, t]));
 

@@ -9,7 +9,7 @@ import { priceOperations, productOperations } from './products.operations.ts';
 import { landingOperations } from './landings.operations.ts';
 import { geoOperations } from './geo.operations.ts';
 import { whatsappOperations } from './whatsapp.operations.ts';
-import { domainOperations, storeOperations } from './stores.operations.ts';
+import { blockListOperations, domainOperations, storeOperations } from './stores.operations.ts';
 import { keyOperations } from './keys.operations.ts';
 
 export type { Operation } from './operation.ts';
@@ -26,4 +26,6 @@ export const OPERATIONS: readonly Operation[] = [
   ...storeOperations,
   ...domainOperations,
   ...keyOperations,
+  // REST and CLI only (not MCP tools).
+  ...blockListOperations,
 ];

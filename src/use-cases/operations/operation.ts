@@ -45,6 +45,11 @@ export interface Operation<I extends v.GenericSchema = v.GenericSchema, O extend
   http: `${HttpMethod} /${string}`;
   /** The command words and `<field>` positionals, e.g. `products update <product_id>`; no CLI command when absent. */
   cli?: string;
+  /**
+   * false: REST and CLI only, not an MCP tool (the tool catalog is exactly MCP-TOOLS.md's 62; an
+   * operator-side list such as the block list stays off it).
+   */
+  mcp?: false;
   /** A POST that creates: REST answers 201 and replays an `Idempotency-Key` retry. */
   creates?: boolean;
   /** The answer shows a secret once (a new key): never kept for an idempotent replay. */

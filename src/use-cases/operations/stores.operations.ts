@@ -2,6 +2,8 @@
 import { ArchiveStoreInput, CreateStoreInput, GetStoreInput, ListStoresInput, Store, StoreDomainInput, StorePage, UpdateStoreInput } from '../stores/store.schemas.ts';
 import { addStoreDomain, archiveStore, createStore, getStore, listStores, removeStoreDomain, updateStore } from '../stores/stores.use-case.ts';
 import { CHANGES, CREATES, DESTROYS, READ_ONLY, defineOperation } from './operation.ts';
+import { AddBlockInput, BlockPage, ListBlocksInput, RemoveBlockInput } from '../stores/block-list.schemas.ts';
+import { addBlockedValue, listBlockedValues, removeBlockedValue } from '../stores/block-list.use-case.ts';
 
 const storeHint = { not_found: 'store_id must be a store id from get_account or list_stores.' };
 
@@ -99,5 +101,51 @@ export const domainOperations = [
     http: 'DELETE /stores/:store_id/domains/:domain',
     cli: 'stores domains remove <store_id> <domain>',
     run: removeStoreDomain,
+  }),
+];
+
+/** The block list: REST and CLI only (`mcp: false`), for support and scripts. */
+export const blockListOperations = [
+  defineOperation({
+    name: 'list_blocked_values',
+    title: 'List blocked values',
+    description: "A store's block list: buyer phones and client IPs whose orders are refused. Scope: stores:read.",
+    scope: 'stores:read',
+    annotations: READ_ONLY,
+    mcp: false,
+    input: ListBlocksInput,
+    output: BlockPage,
+    hints: { not_found: 'store_id must be a store id from list_stores.' },
+    http: 'GET /stores/:store_id/blocks',
+    cli: 'stores block list <store_id>',
+    run: listBlockedValues,
+  }),
+  defineOperation({
+    name: 'add_blocked_value',
+    title: 'Add blocked value',
+    description: "Refuse a store's orders from a buyer phone (normalized to E.164) or a client IP; adding it again changes nothing. Scope: stores:write.",
+    scope: 'stores:write',
+    annotations: CHANGES,
+    mcp: false,
+    input: AddBlockInput,
+    output: BlockPage,
+    hints: { not_found: 'store_id must be a store id from list_stores.' },
+    http: 'POST /stores/:store_id/blocks',
+    cli: 'stores block add <store_id> <kind> <value>',
+    run: addBlockedValue,
+  }),
+  defineOperation({
+    name: 'remove_blocked_value',
+    title: 'Remove blocked value',
+    description: 'Take a phone or IP off the block list; removing one that is not there changes nothing. Scope: stores:write.',
+    scope: 'stores:write',
+    annotations: DESTROYS,
+    mcp: false,
+    input: RemoveBlockInput,
+    output: BlockPage,
+    hints: { not_found: 'store_id must be a store id from list_stores.' },
+    http: 'DELETE /stores/:store_id/blocks/:kind/:value',
+    cli: 'stores block remove <store_id> <kind> <value>',
+    run: removeBlockedValue,
   }),
 ];

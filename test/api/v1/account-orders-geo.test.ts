@@ -51,10 +51,10 @@ describe('account API: account, orders and geo', () => {
       failed(await v1.get('/api/v1/account', { query: { account_id: foreign.accountId } }), 400, ['account_id']);
     });
 
-    test('PUT /account answers 405 with Allow GET', async () => {
+    test('PUT /account answers 405 with Allow GET, HEAD', async () => {
       const answer = await storesNothing(server.deps, () => v1.put('/api/v1/account', { body: { name: 'x' } }));
       failed(answer, 405);
-      assert.equal(answer.headers.get('allow'), 'GET');
+      assert.equal(answer.headers.get('allow'), 'GET, HEAD');
     });
   });
 

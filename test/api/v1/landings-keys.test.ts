@@ -231,7 +231,7 @@ describe('account API: landing pages and keys', () => {
     test('a method the landing routes do not have answers 405 with Allow', async () => {
       const answer = await storesNothing(server.deps, () => v1.put(LANDING, { params: { landing_page_id: shop.landingId }, body: { title: 'x' } }));
       failed(answer, 405);
-      assert.deepEqual(answer.headers.get('allow')?.split(', ').sort(), ['DELETE', 'GET', 'PATCH']);
+      assert.deepEqual(answer.headers.get('allow')?.split(', ').sort(), ['DELETE', 'GET', 'HEAD', 'PATCH']);
     });
   });
 

@@ -140,6 +140,9 @@ describe('the account API answers as /openapi.json documents', () => {
     { op: 'list_api_keys', method: 'GET', path: '/api/v1/keys', options: () => ({ query: { store_id: ids.store, include_revoked: true } }) },
     { op: 'update_api_key', method: 'PATCH', path: '/api/v1/keys/{key_id}', options: () => ({ params: { key_id: ids.key }, body: { allowed_domains: ['shop.example.com'] } }) },
     { op: 'revoke_api_key', method: 'POST', path: '/api/v1/keys/{key_id}/revoke', options: () => ({ params: { key_id: ids.key } }) },
+    { op: 'add_blocked_value', method: 'POST', path: '/api/v1/stores/{store_id}/blocks', options: () => ({ params: { store_id: ids.store }, body: { kind: 'phone', value: '300 111 2233', reason: 'fraude' } }) },
+    { op: 'list_blocked_values', method: 'GET', path: '/api/v1/stores/{store_id}/blocks', options: () => ({ params: { store_id: ids.store }, query: { kind: 'phone' } }) },
+    { op: 'remove_blocked_value', method: 'DELETE', path: '/api/v1/stores/{store_id}/blocks/{kind}/{value}', options: () => ({ params: { store_id: ids.store, kind: 'phone', value: '+573001112233' } }) },
     { op: 'remove_store_domain', method: 'DELETE', path: '/api/v1/stores/{store_id}/domains/{domain}', options: () => ({ params: { store_id: ids.store, domain: 'shop.example.com' } }) },
     { op: 'archive_store', method: 'POST', path: '/api/v1/stores/{store_id}/archive', options: () => ({ params: { store_id: ids.store }, body: { reason: 'fin' } }) },
   ];
@@ -183,13 +186,15 @@ describe('the account API answers as /openapi.json documents', () => {
       link_product_to_fulfillment: { fulfillment_product_id: 'DP-1002' },
       send_whatsapp_message: { text: 'Hola', idempotency_key: 'doc-404-key' },
       push_confirmed_orders: { dry_run: true },
+      add_blocked_value: { kind: 'ip', value: '203.0.113.9' },
     };
     const queries: Record<string, Record<string, number | string>> = { quote_product_price: { quantity: 1 }, preview_whatsapp_message: { template: 'order_created' } };
     let checked = 0;
     for (const [op, [method, path]] of documented) {
       const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => n.endsWith('_id'));
       if (names.length === 0) continue;
-      const params = Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, m[1] === 'domain' ? 'shop.example.com' : UNKNOWN_ID]));
+      const fixed: Record<string, string> = { domain: 'shop.example.com', kind: 'phone', value: '3001112233' };
+      const params = Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, fixed[m[1]!] ?? UNKNOWN_ID]));
       const body = method === 'GET' || method === 'DELETE' ? {} : { body: bodies[op] ?? {} };
       const answer = await storesNothing(server.deps, () => v1.call(method, path, { params, ...body, ...(queries[op] && { query: queries[op] }) }));
       failed(answer, 404);
