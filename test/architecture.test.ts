@@ -279,3 +279,32 @@ test('the kebab-case rule accepts role suffixes and refuses camelCase, snake_cas
   for (const ok of ['create-order.route.ts', '0001-initial.migration.ts', 'orders.queries.ts', 'fold.ts', 'order-list.screen.tsx']) assert.ok(KEBAB_FILE.test(ok), ok);
   for (const bad of ['createOrder.route.ts', 'create_order.ts', 'Orders.ts', 'orders-.ts', 'orders..ts', 'orders.js']) assert.ok(!KEBAB_FILE.test(bad), bad);
 });
+
+test('SQL lives in src/db: nothing else builds a query or imports kysely values (types only)', () => {
+  const QUERY = /\.(selectFrom|updateTable|insertInto|deleteFrom|replaceInto|with)\(|\bsql`|\bsql\.(ref|raw|table|lit|id|join)\(/;
+  const bad: string[] = [];
+  for (const abs of SOURCE_FILES) {
+    const file = rel(abs);
+    if (file.startsWith('src/db/')) continue;
+    const text = readFileSync(abs, 'utf8');
+    text.split('\n').forEach((line, i) => {
+      if (/^\s*(\/\/|\*)/.test(line)) return;
+      if (QUERY.test(line) || /^import\s+(?!type\b)[^;]*from 'kysely'/.test(line)) bad.push(`${file}:${i + 1}: ${line.trim().slice(0, 100)}`);
+    });
+  }
+  assert.deepEqual(bad, []);
+});
+
+test('one reader of the Bearer header: only src/domain/bearer.ts matches Authorization with a regular expression', () => {
+  const bad: string[] = [];
+  for (const abs of SOURCE_FILES) {
+    const file = rel(abs);
+    if (file === 'src/domain/bearer.ts' || file === 'src/fulfillment/simulator.ts') continue;
+    readFileSync(abs, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (/\.(exec|test|match)\(/.test(line) && /\/\^?\\?S?[^/]*\//.test(line) && /bearer|authorization/i.test(line)) bad.push(`${file}:${i + 1}: ${line.trim().slice(0, 100)}`);
+      });
+  }
+  assert.deepEqual(bad, []);
+});

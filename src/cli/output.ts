@@ -31,13 +31,20 @@ export function print(opts: GlobalOptions, value: unknown, text?: string): void 
   else process.stdout.write(`${text ?? human(value)}\n`);
 }
 
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause === undefined ? '' : `\ncaused by: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}${causeOf(cause)}`;
+}
+
 export function fail(error: unknown): never {
   if (error instanceof AppError && error.expose) {
     const details = error.details?.map((d) => `  ${d.field}: ${d.message}`).join('\n');
     process.stderr.write(`error: ${error.message}${details ? `\n${details}` : ''}\n`);
     process.exit(error.code === 'invalid_input' || error.code === 'invalid_cursor' ? 2 : 1);
   }
-  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  // Unexpected (a bug, a database error): the cause goes with the message, stack included, once.
+  if (error instanceof AppError) process.stderr.write(`error: ${error.message}\n`);
+  else process.stderr.write(`error: unexpected: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}${causeOf(error)}\n`);
   process.exit(1);
 }
 

@@ -69,8 +69,6 @@ export const backoffMs = (attempt: number, baseMs: number, random: () => number 
 /** A lease outlives an attempt (a lookup and a create, each bounded by the timeout); after it a crashed attempt's job is reclaimed. */
 export const leaseMs = (config: Config) => config.fulfillmentTimeoutMs * 3 + FULFILLMENT_LEASE_MARGIN_MS;
 
-const asPlatformError = (error: unknown) => (error instanceof PlatformError ? error : new PlatformError('unknown', error instanceof Error ? error.message : String(error)));
-
 async function event(db: Db, job: JobRow, storeId: string, type: string, data: object, now: string) {
   await insertEvent(db, { id: newId(), order_id: job.order_id, store_id: storeId, type, actor: 'system', data: JSON.stringify(data), created_at: now });
 }
@@ -83,7 +81,10 @@ async function event(db: Db, job: JobRow, storeId: string, type: string, data: o
  */
 async function settleFailure(deps: WorkerDeps, job: JobRow, storeId: string, error: unknown, mayExist = job.unknown_outcome === 1, minDelayMs = 0): Promise<void> {
   const { db, log, clock, config } = deps;
-  const failure = asPlatformError(error);
+  // Not the platform's answer: a database error or a bug. Its cause is logged once with the job, and
+  // the job still retries (an order is never dropped for our own error), marked as internal.
+  if (!(error instanceof PlatformError)) log.error({ err: error, jobId: job.id, orderId: job.order_id, action: job.action }, 'fulfillment: an attempt failed on our side (not the platform)');
+  const failure = error instanceof PlatformError ? error : new PlatformError('unknown', `internal error: ${error instanceof Error ? error.message : String(error)}`);
   const now = clock.now();
   const verb = job.action === 'cancel' ? 'cancel' : 'push';
   if (failure.status === 401 || failure.status === 403) await markConnection(db, storeId, { ok: false, at: now.toISOString(), error: failure.message });

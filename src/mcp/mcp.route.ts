@@ -16,6 +16,7 @@ import { insufficientScopeChallenge, unauthorizedChallenge } from './bearer-chal
 import { LIST_ANSWER, authInfo, createMcpServer } from './mcp-server.ts';
 import { TOOL_BY_NAME } from './tools/tool-catalog.ts';
 import { refuseMalformed } from './json-rpc-check.ts';
+import { bearerToken } from '../domain/bearer.ts';
 
 /** What /api/mcp implements; the preflight and every 405 say the same (GET and DELETE answer 405: stateless, no SSE stream). */
 const ALLOWED_METHODS = 'POST, OPTIONS';
@@ -172,7 +173,7 @@ export async function mcpRoute(ctx: RequestContext): Promise<void> {
 
   if (answerToolsList(ctx, body)) return;
 
-  const token = /^\S+\s+(\S+)/.exec(header(ctx, 'authorization') ?? '')?.[1] ?? '';
+  const token = bearerToken(header(ctx, 'authorization')) ?? '';
   const server = createMcpServer({ ...ctx.deps, log: ctx.log });
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   ctx.res.once('close', () => {

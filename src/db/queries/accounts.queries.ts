@@ -24,3 +24,6 @@ export const listUsers = (db: Db, accountId?: string) => {
 };
 
 export const setUserPassword = (db: Db | Tx, id: string, passwordHash: string) => db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+
+/** Whose account a user is in, and whether they were disabled (a token is issued only to an active user). */
+export const findUserStanding = (db: Db | Tx, id: string) => db.selectFrom('users').select(['account_id', 'disabled_at', 'role']).where('id', '=', id).executeTakeFirst();

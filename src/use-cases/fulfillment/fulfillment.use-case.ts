@@ -5,7 +5,7 @@ import type { Deps } from '../../app.ts';
 import type { FulfillmentJobState } from '../../db/tables/index.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { countJobsByState, listJobs, pushBacklog, pushedOpenOrders, requeueJobs } from '../../db/queries/fulfillment.queries.ts';
-import { insertEvent } from '../../db/queries/orders.queries.ts';
+import { findOrder, insertEvent } from '../../db/queries/orders.queries.ts';
 import { PlatformError, type PlatformClient } from '../../fulfillment/client.ts';
 import { platformFor } from '../../fulfillment/connections.ts';
 import { buyerNotifier } from '../whatsapp/buyer-messages.ts';
@@ -48,7 +48,7 @@ export async function replayPushes(deps: Pick<Deps, 'db' | 'clock'>, target: { o
   const replayed = await writeTransaction(deps.db, async (tx) => {
     const rows = await requeueJobs(tx, orderId ? { orderId } : { state: 'dead' }, now);
     for (const row of rows) {
-      const order = await tx.selectFrom('orders').select('store_id').where('id', '=', row.order_id).executeTakeFirstOrThrow();
+      const order = (await findOrder(tx, row.order_id))!;
       await insertEvent(tx, { id: newId(), order_id: row.order_id, store_id: order.store_id, type: 'fulfillment.replayed', actor, data: '{}', created_at: now });
     }
     return rows;

@@ -8,6 +8,7 @@ import { KEY_TOUCH_INTERVAL_MS } from '../../limits.ts';
 import type { Caller } from '../caller.ts';
 import { classifyKey, hashKey } from '../../domain/keys.ts';
 import { unauthorized } from '../../errors.ts';
+import { bearerToken } from '../../domain/bearer.ts';
 
 export type ApiKey = Selectable<ApiKeysTable>;
 
@@ -34,9 +35,8 @@ export async function authenticateKey(deps: Pick<Deps, 'db' | 'clock'>, credenti
     text = credential.apiKey.trim();
     viaHeader = true;
   } else if (credential.authorization !== undefined) {
-    const m = /^Bearer[ ]+(\S+)\s*$/i.exec(credential.authorization);
-    if (!m) throw unauthorized('Authorization must be "Bearer <key>"');
-    text = m[1];
+    text = bearerToken(credential.authorization);
+    if (!text) throw unauthorized('Authorization must be "Bearer <key>"');
   }
   if (!text) throw unauthorized('Missing credential: send a publishable key in x-svc-api-key or Authorization: Bearer');
   const kind = classifyKey(text);
@@ -54,7 +54,7 @@ export async function authenticateKey(deps: Pick<Deps, 'db' | 'clock'>, credenti
  */
 export async function authenticateAccountKey(deps: Pick<Deps, 'db' | 'clock'>, authorization: string | undefined): Promise<Caller> {
   if (!authorization?.trim()) throw unauthorized('Missing credential: send a secret key as Authorization: Bearer svc_live_secret_…');
-  if (/^bearer\s+svc_oauth_/i.test(authorization.trim())) throw unauthorized('OAuth access tokens are valid only for /api/mcp: use a secret key here');
+  if (bearerToken(authorization)?.startsWith('svc_oauth_')) throw unauthorized('OAuth access tokens are valid only for /api/mcp: use a secret key here');
   const key = await authenticateKey(deps, { authorization });
   if (key.type !== 'secret') throw unauthorized('Publishable keys only create orders: the account API needs a secret key');
   const now = deps.clock.now();

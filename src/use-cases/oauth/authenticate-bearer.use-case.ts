@@ -10,22 +10,19 @@ import { GRANTABLE_SCOPES } from '../../domain/oauth/scopes.ts';
 import type { Principal } from '../../domain/oauth/principal.ts';
 import { keyActive } from '../keys/authenticate-key.ts';
 import { ACCESS_TOKEN_PREFIX, verifyAccessToken } from './access-tokens.ts';
+import { bearerToken } from '../../domain/bearer.ts';
 
 /** No credential at all: the challenge carries no `error` (RFC 6750 §3.1). */
 export const missingToken = () => new AppError('unauthorized', 'Missing access token');
 const invalidToken = () => new AppError('invalid_token', 'The access token is invalid, expired or revoked');
-
-/** Scheme is case-insensitive (RFC 9110 §11.1); exactly one token68 after it. */
-const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /** A secret key may do everything an account operation needs; never a scope OAuth cannot grant (issue 10). */
 const ALL_SCOPES: ReadonlySet<string> = new Set(GRANTABLE_SCOPES);
 
 export async function authenticateBearer(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'signingKeys'>, authorization: string | undefined): Promise<Principal> {
   if (authorization === undefined || authorization.trim() === '') throw missingToken();
-  const m = BEARER.exec(authorization);
-  if (!m) throw invalidToken();
-  const token = m[1]!;
+  const token = bearerToken(authorization);
+  if (!token) throw invalidToken();
   if (token.startsWith(ACCESS_TOKEN_PREFIX)) return verifyAccessToken(deps, token);
   const kind = classifyKey(token);
   if (!kind || kind.type !== 'secret') throw invalidToken();

@@ -23,6 +23,7 @@ import { OAUTH_REFRESH_ABSOLUTE_S, OAUTH_REFRESH_IDLE_S, OAUTH_SECRET_CHARS } fr
 import { findLiveClient, type ClientRow } from './clients.use-case.ts';
 import { issueAccessToken, type Signer } from './access-tokens.ts';
 import { checkResource } from './resource.ts';
+import { findUserStanding } from '../../db/queries/accounts.queries.ts';
 
 export const REFRESH_TOKEN_PREFIX = 'svc_refresh_';
 
@@ -88,7 +89,7 @@ export async function exchangeCode(deps: TokenDeps, input: CodeExchange): Promis
     const resource = checkResource(deps, input.resource, code.resource);
     if (!resource.ok) return { error: oauthError('invalid_target') };
     const familyId = newId();
-    const user = await tx.selectFrom('users').select(['account_id', 'disabled_at']).where('id', '=', code.user_id).executeTakeFirst();
+    const user = await findUserStanding(tx, code.user_id);
     if (!user || user.disabled_at !== null) return { error: invalidGrant() };
     await insertFamily(tx, {
       id: familyId,
