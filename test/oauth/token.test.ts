@@ -83,10 +83,15 @@ describe('POST /api/oauth/token and /api/oauth/revoke', () => {
     assert.equal(await errorOf(await form(server.url, '/api/oauth/token', { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: c.client.client_id })), 'invalid_grant');
   });
 
-  test('two concurrent redemptions of one code: exactly one succeeds', async () => {
+  test('two concurrent redemptions of one code: one is answered tokens, and the replay that lost revokes them (RFC 6749 §4.1.2)', async () => {
     const c = await code();
     const answers = await Promise.all([redeem(c), redeem(c), redeem(c)]);
     assert.deepEqual(answers.map((r) => r.status).sort(), [200, 400, 400]);
+    // A code redeemed twice has leaked: the cautious reading of §4.1.2 revokes what it issued, the
+    // winner's tokens included (a legitimate client never redeems a code twice).
+    const winner = (await answers.find((r) => r.status === 200)!.json()) as { access_token: string; refresh_token: string };
+    assert.equal(await mcpStatus(winner.access_token), 401);
+    assert.equal(await errorOf(await form(server.url, '/api/oauth/token', { grant_type: 'refresh_token', refresh_token: winner.refresh_token, client_id: c.client.client_id })), 'invalid_grant');
   });
 
   test('a code expires after 60 seconds', async () => {
