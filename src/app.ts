@@ -43,8 +43,9 @@ export function openApp(config: Config, options: OpenOptions = {}): App {
   const log = options.log ?? createLogger(config.logLevel);
   const { db, close } = openDatabase(config.dbFile);
   const catalogs = new Catalogs(db, clock);
-  const signingKeys = new SigningKeys(db, clock);
-  return { config, db, log, clock, catalogs, signingKeys, secrets: new SecretKeys(config), nudge: new Nudges(), close };
+  const secrets = new SecretKeys(config);
+  const signingKeys = new SigningKeys(db, clock, secrets);
+  return { config, db, log, clock, catalogs, signingKeys, secrets, nudge: new Nudges(), close };
 }
 
 /** Schema migrations, then the bundled city catalogs a fresh database lacks (`codrail migrate`). */

@@ -5,6 +5,8 @@
 import type { Deps } from '../app.ts';
 import { allConnections, resealConnection } from '../db/queries/fulfillment.queries.ts';
 import { connectionContext } from '../fulfillment/connections.ts';
+import { allSigningKeySecrets, sealSigningKey } from '../db/queries/oauth.queries.ts';
+import { signingKeyContext } from './oauth/signing-keys.ts';
 
 export async function rotateSecrets(deps: Pick<Deps, 'db' | 'secrets'>) {
   const box = deps.secrets.box();
@@ -22,6 +24,20 @@ export async function rotateSecrets(deps: Pick<Deps, 'db' | 'secrets'>) {
       resealed++;
     } catch (error) {
       failed.push({ store_id: row.store_id, error: (error as Error).message });
+    }
+  }
+  // The OAuth signing keys' private halves (issue 13 §4), sealed in clear rows by older releases too.
+  for (const row of await allSigningKeySecrets(deps.db)) {
+    const context = signingKeyContext(row.kid);
+    if (!row.private_jwk.startsWith('{') && !box.isStale(row.private_jwk)) {
+      current++;
+      continue;
+    }
+    try {
+      await sealSigningKey(deps.db, row.kid, box.seal(row.private_jwk.startsWith('{') ? row.private_jwk : box.open(row.private_jwk, context), context));
+      resealed++;
+    } catch (error) {
+      failed.push({ store_id: `oauth signing key ${row.kid}`, error: (error as Error).message });
     }
   }
   return { key: deps.secrets.source(), key_id: box.currentKeyId, resealed, already_current: current, failed };

@@ -254,7 +254,7 @@ describe('the MCP SDK client against codrail serve', () => {
       assert.equal(tokens.scope, GRANTABLE_SCOPES.join(' '));
 
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((t) => t.name), OPERATIONS.map((o) => o.name));
+      assert.deepEqual(tools.map((t) => t.name), OPERATIONS.filter((o) => o.mcp !== false).map((o) => o.name));
       assert.ok(tools.some((t) => t.name === 'create_product') && tools.some((t) => t.name === 'publish_landing_page'));
 
       const account = await callTool(client, 'get_account');

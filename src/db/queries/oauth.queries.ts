@@ -129,4 +129,6 @@ export const currentSigningKey = (db: Q) =>
   db.selectFrom('oauth_signing_keys').selectAll().where('retired_at', 'is', null).orderBy('created_at', 'desc').orderBy('kid', 'desc').limit(1).executeTakeFirst();
 export const findSigningKey = (db: Q, kid: string) => db.selectFrom('oauth_signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst();
 export const listSigningKeys = (db: Q) => db.selectFrom('oauth_signing_keys').select(['kid', 'alg', 'created_at', 'retired_at']).orderBy('created_at').execute();
+export const sealSigningKey = (db: Q, kid: string, sealed: string) => db.updateTable('oauth_signing_keys').set({ private_jwk: sealed }).where('kid', '=', kid).execute();
+export const allSigningKeySecrets = (db: Q) => db.selectFrom('oauth_signing_keys').select(['kid', 'private_jwk']).execute();
 export const retireSigningKeys = (db: Q, at: string) => db.updateTable('oauth_signing_keys').set({ retired_at: at }).where('retired_at', 'is', null).execute();

@@ -4,12 +4,16 @@
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../clock.ts';
-import { currentSigningKey, findSigningKey, insertSigningKey, listSigningKeys, retireSigningKeys } from '../../db/queries/oauth.queries.ts';
+import { currentSigningKey, findSigningKey, insertSigningKey, listSigningKeys, retireSigningKeys, sealSigningKey } from '../../db/queries/oauth.queries.ts';
+import type { SecretKeys } from '../../secret-keys.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { randomBase62 } from '../../domain/keys.ts';
 import { OAUTH_ACCESS_TOKEN_TTL_S, OAUTH_CLOCK_SKEW_S } from '../../limits.ts';
 
 export const SIGNING_ALG = 'ES256';
+
+/** The additional data a signing key's sealed private JWK is bound to: its row. */
+export const signingKeyContext = (kid: string) => `oauth_signing_keys.private_jwk:${kid}`;
 
 interface CachedKey {
   key: CryptoKey;
@@ -35,7 +39,21 @@ export class SigningKeys {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly secrets: SecretKeys,
   ) {}
+
+  /**
+   * The private JWK in clear, from its sealed column (issue 13 §4: sealed with the key that protects
+   * the stores' platform credentials). A row written in clear by an older release is sealed in place.
+   */
+  async #privateJwk(row: { kid: string; private_jwk: string }): Promise<JWK> {
+    const box = this.secrets.box();
+    if (row.private_jwk.startsWith('{')) {
+      await sealSigningKey(this.db, row.kid, box.seal(row.private_jwk, signingKeyContext(row.kid)));
+      return JSON.parse(row.private_jwk) as JWK;
+    }
+    return JSON.parse(box.open(row.private_jwk, signingKeyContext(row.kid))) as JWK;
+  }
 
   /** The current signing key, created on first use (a fresh database has none). */
   async current(): Promise<{ kid: string; key: CryptoKey }> {
@@ -43,7 +61,7 @@ export class SigningKeys {
     if (!row) row = await this.#create();
     let key = this.#sign.get(row.kid);
     if (!key) {
-      key = (await importJWK(JSON.parse(row.private_jwk) as JWK, SIGNING_ALG)) as CryptoKey;
+      key = (await importJWK(await this.#privateJwk(row), SIGNING_ALG)) as CryptoKey;
       this.#sign.set(row.kid, key);
     }
     return { kid: row.kid, key };
@@ -103,7 +121,7 @@ export class SigningKeys {
     const row = {
       kid,
       alg: SIGNING_ALG,
-      private_jwk: JSON.stringify(await exportJWK(privateKey)),
+      private_jwk: this.secrets.box().seal(JSON.stringify(await exportJWK(privateKey)), signingKeyContext(kid)),
       public_jwk: JSON.stringify({ ...(await exportJWK(publicKey)), kid, alg: SIGNING_ALG, use: 'sig' }),
       created_at: now,
       retired_at: null,
