@@ -53,6 +53,7 @@ const { code } = await approveAuthorization(deps, {
   codeChallenge: s256(verifier),
   requested: GRANTABLE_SCOPES,
   ticked: GRANTABLE_SCOPES,
+  role: 'owner',
   resource: `${base}/api/mcp`,
 });
 const oauth = (await exchangeCode(deps, { clientId: client.client_id, code, codeVerifier: verifier, redirectUri: 'http://127.0.0.1:9/callback', resource: undefined })).access_token;

@@ -7,8 +7,8 @@ import { createUser } from '../../src/use-cases/accounts/accounts.use-case.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 
-export async function addUser(deps: Pick<Deps, 'db' | 'clock'>, accountId: string, email = `owner-${randomBytes(4).toString('hex')}@example.com`) {
-  await createUser(deps, { account_id: accountId, email, password: PASSWORD });
+export async function addUser(deps: Pick<Deps, 'db' | 'clock'>, accountId: string, email = `owner-${randomBytes(4).toString('hex')}@example.com`, role?: 'owner' | 'admin' | 'support') {
+  await createUser(deps, { account_id: accountId, email, password: PASSWORD, ...(role ? { role } : {}) });
   return { email, password: PASSWORD };
 }
 

@@ -23,6 +23,17 @@ export const NEVER_GRANTED: ReadonlySet<string> = new Set(['ai:generate']);
 /** Every scope an OAuth client may obtain; also the default request and the 401 challenge. */
 export const GRANTABLE_SCOPES: readonly Scope[] = SCOPES.filter((s) => !NEVER_GRANTED.has(s));
 
+/**
+ * What each role may grant an assistant (issue 13 §4): owners and admins everything grantable;
+ * support staff work orders and read the rest, but never change stores, products or landing pages.
+ */
+const SUPPORT_NEVER: ReadonlySet<string> = new Set(['stores:write', 'products:write', 'landings:write']);
+export const ROLE_CEILING: Readonly<Record<'owner' | 'admin' | 'support', readonly Scope[]>> = {
+  owner: GRANTABLE_SCOPES,
+  admin: GRANTABLE_SCOPES,
+  support: GRANTABLE_SCOPES.filter((s) => !SUPPORT_NEVER.has(s)),
+};
+
 /** Every call to /api/mcp needs this one (MCP-TOOLS.md §5.13). */
 export const INVOKE_SCOPE: Scope = 'mcp:invoke';
 

@@ -94,7 +94,7 @@ function form(req: AuthorizationRequest, state: PageState, query: URLSearchParam
 async function showStep(ctx: RequestContext, req: AuthorizationRequest, query: URLSearchParams, state: PageState, status = 200): Promise<void> {
   const user = await sessionUser(ctx.deps, parseCookies(ctx.req.headers.cookie).get(SESSION_COOKIE));
   if (!user) return sendPage(ctx, status, signInPage(form(req, state, query)), state.setCookies, req.redirectUri);
-  sendPage(ctx, status, consentPage(form(req, state, query), { email: user.email, redirectUri: req.redirectUri, scopes: req.scopes, loopback: isLoopbackRedirect(req.redirectUri) }), state.setCookies, req.redirectUri);
+  sendPage(ctx, status, consentPage(form(req, state, query), { email: user.email, role: user.role, redirectUri: req.redirectUri, scopes: req.scopes, loopback: isLoopbackRedirect(req.redirectUri) }), state.setCookies, req.redirectUri);
 }
 
 /** Checks the request; answers the page or redirect of a failure and returns undefined. */
@@ -163,6 +163,7 @@ export async function authorizePostRoute(ctx: RequestContext): Promise<void> {
     codeChallenge: req.codeChallenge,
     requested: req.scopes,
     ticked: body.getAll('grant'),
+    role: user.role,
     resource: req.resource,
   });
   ctx.log.info({ clientId: req.client.id, scope }, 'oauth consent granted');

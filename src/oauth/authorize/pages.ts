@@ -1,6 +1,6 @@
 // The sign-in, consent and error pages (OAUTH.md decisions 7, 16): plain server-rendered HTML
 // forms that any HTTP client can drive, readable on a phone, in Spanish or English.
-import { GRANTABLE_SCOPES } from '../../domain/oauth/scopes.ts';
+import { GRANTABLE_SCOPES, ROLE_CEILING } from '../../domain/oauth/scopes.ts';
 import { html, trusted, type Html } from '../../pages/html.ts';
 
 export type Lang = 'es' | 'en';
@@ -22,6 +22,7 @@ const TEXT = {
     other: 'Usar otra cuenta',
     scopesLead: 'Permisos solicitados (puedes desmarcar los que no quieras conceder):',
     always: 'Siempre incluido: usar las herramientas de codrail (mcp:invoke).',
+    roleCannot: (role: string) => `tu rol (${role === 'support' ? 'soporte' : role}) no puede concederlo`,
     allow: 'Autorizar',
     deny: 'Denegar',
     errorTitle: 'No se puede continuar',
@@ -45,6 +46,7 @@ const TEXT = {
     other: 'Use another account',
     scopesLead: 'Requested permissions (untick any you do not want to grant):',
     always: 'Always included: use the codrail tools (mcp:invoke).',
+    roleCannot: (role: string) => `your role (${role}) cannot grant it`,
     allow: 'Allow',
     deny: 'Deny',
     errorTitle: 'Cannot continue',
@@ -123,12 +125,19 @@ export function signInPage(f: FormContext, problem?: 'wrong' | 'tooMany'): strin
   );
 }
 
-export function consentPage(f: FormContext, c: { email: string; redirectUri: string; scopes: readonly string[]; loopback: boolean }): string {
+export function consentPage(f: FormContext, c: { email: string; role: 'owner' | 'admin' | 'support'; redirectUri: string; scopes: readonly string[]; loopback: boolean }): string {
   const t = TEXT[f.lang];
   const host = new URL(c.redirectUri).host || c.redirectUri;
+  const ceiling: readonly string[] = ROLE_CEILING[c.role];
+  // A scope above the user's role is shown, unticked and disabled, with the reason: the assistant
+  // asked for it, and the person should know why it will not get it.
   const boxes = c.scopes
     .filter((s) => s !== 'mcp:invoke' && GRANTABLE_SCOPES.includes(s as never))
-    .map((s) => html`<label class="scope"><input type="checkbox" name="grant" value="${s}" checked><span>${SCOPE_TEXT[s]?.[f.lang] ?? s} <code>${s}</code></span></label>`);
+    .map((s) =>
+      ceiling.includes(s)
+        ? html`<label class="scope"><input type="checkbox" name="grant" value="${s}" checked><span>${SCOPE_TEXT[s]?.[f.lang] ?? s} <code>${s}</code></span></label>`
+        : html`<label class="scope muted"><input type="checkbox" value="${s}" disabled><span>${SCOPE_TEXT[s]?.[f.lang] ?? s} <code>${s}</code> — ${t.roleCannot(c.role)}</span></label>`,
+    );
   return layout(
     f.lang,
     t.consentTitle,

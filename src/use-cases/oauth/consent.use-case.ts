@@ -3,7 +3,8 @@
 // hash, single use, 60 seconds.
 import type { Deps } from '../../app.ts';
 import { insertCode } from '../../db/queries/oauth.queries.ts';
-import { INVOKE_SCOPE, joinScopes, type Scope } from '../../domain/oauth/scopes.ts';
+import { INVOKE_SCOPE, ROLE_CEILING, joinScopes, type Scope } from '../../domain/oauth/scopes.ts';
+import type { UserRole } from '../../db/tables/index.ts';
 import { OAUTH_CODE_TTL_S, OAUTH_SECRET_CHARS } from '../../limits.ts';
 import { hashKey, randomBase62 } from '../../domain/keys.ts';
 
@@ -15,18 +16,24 @@ export interface Approval {
   requested: readonly Scope[];
   /** The boxes the user left ticked; anything not requested is ignored. */
   ticked: readonly string[];
+  /** The user's role: its ceiling bounds what they may grant, whatever the form says. */
+  role: UserRole;
   resource: string;
 }
 
-/** The user may grant fewer scopes than asked (RFC 6749 §3.3); `mcp:invoke` is kept by the server. */
-export function grantedScopes(requested: readonly Scope[], ticked: readonly string[]): string {
-  return joinScopes([INVOKE_SCOPE, ...requested.filter((s) => ticked.includes(s))]);
+/**
+ * The user may grant fewer scopes than asked (RFC 6749 §3.3), and never more than their role's
+ * ceiling (issue 13 §4); `mcp:invoke` is kept by the server.
+ */
+export function grantedScopes(requested: readonly Scope[], ticked: readonly string[], role: UserRole): string {
+  const ceiling = ROLE_CEILING[role];
+  return joinScopes([INVOKE_SCOPE, ...requested.filter((s) => ticked.includes(s) && ceiling.includes(s))]);
 }
 
 export async function approveAuthorization(deps: Pick<Deps, 'db' | 'clock'>, a: Approval): Promise<{ code: string; scope: string }> {
   const now = deps.clock.now();
   const code = randomBase62(OAUTH_SECRET_CHARS);
-  const scope = grantedScopes(a.requested, a.ticked);
+  const scope = grantedScopes(a.requested, a.ticked, a.role);
   await insertCode(deps.db, {
     hash: hashKey(code),
     client_id: a.clientId,
