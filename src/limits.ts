@@ -132,6 +132,8 @@ export const OAUTH_CODE_TTL_S = 60;
 /** Refresh tokens: idle and absolute lifetimes (OAUTH.md decision 10). */
 export const OAUTH_REFRESH_IDLE_S = 30 * 86_400;
 export const OAUTH_REFRESH_ABSOLUTE_S = 90 * 86_400;
+/** Ended token families and dead refresh tokens are deleted this long after they ended (kept a while for support's audit). */
+export const OAUTH_PRUNE_AFTER_S = 30 * 86_400;
 /** Signed-in browser session of the sign-in and consent pages. */
 export const OAUTH_SESSION_TTL_S = 12 * 3_600;
 /** Dynamic client registration: per client IP per hour (OAUTH.md T29), and its body size. */

@@ -114,14 +114,26 @@ export const findAccessTokenState = (db: Q, jti: string) =>
 export const revokeAccessTokenRow = (db: Q, jti: string, at: string) =>
   db.updateTable('oauth_access_tokens').set({ revoked_at: at }).where('jti', '=', jti).where('revoked_at', 'is', null).execute();
 /** Rows that can no longer mean anything: expired access-token ids, sessions and unredeemed codes. */
-export const deleteExpiredOAuthRows = async (db: Db, now: string): Promise<number> => {
-  const results = await Promise.all([
-    db.deleteFrom('oauth_access_tokens').where('expires_at', '<', now).executeTakeFirst(),
-    db.deleteFrom('oauth_sessions').where('expires_at', '<', now).executeTakeFirst(),
-    db.deleteFrom('oauth_codes').where('expires_at', '<', now).where('family_id', 'is', null).executeTakeFirst(),
-  ]);
-  return results.reduce((n, r) => n + Number(r.numDeletedRows), 0);
-};
+/**
+ * Housekeeping (issue 13 §4): expired access-token ids, sessions and unredeemed codes at once; refresh
+ * tokens dead (idle-expired or rotated) for longer than `pruneBefore`; and token families that ended
+ * (their absolute expiry, or a revocation) before `pruneBefore`, with everything that hangs from them.
+ */
+export const deleteExpiredOAuthRows = async (db: Db, now: string, pruneBefore: string): Promise<number> =>
+  db.transaction().execute(async (tx) => {
+    const ended = tx
+      .selectFrom('oauth_families')
+      .select('id')
+      .where((eb) => eb.or([eb('expires_at', '<', pruneBefore), eb('revoked_at', '<', pruneBefore)]));
+    const results = [
+      await tx.deleteFrom('oauth_access_tokens').where((eb) => eb.or([eb('expires_at', '<', now), eb('family_id', 'in', ended)])).executeTakeFirst(),
+      await tx.deleteFrom('oauth_sessions').where('expires_at', '<', now).executeTakeFirst(),
+      await tx.deleteFrom('oauth_codes').where((eb) => eb.or([eb.and([eb('expires_at', '<', now), eb('family_id', 'is', null)]), eb('family_id', 'in', ended)])).executeTakeFirst(),
+      await tx.deleteFrom('oauth_refresh_tokens').where((eb) => eb.or([eb('expires_at', '<', pruneBefore), eb('family_id', 'in', ended)])).executeTakeFirst(),
+      await tx.deleteFrom('oauth_families').where('id', 'in', ended).executeTakeFirst(),
+    ];
+    return results.reduce((n, r) => n + Number(r.numDeletedRows), 0);
+  });
 
 // Signing keys
 export const insertSigningKey = (db: Q, row: OAuthSigningKeysTable) => db.insertInto('oauth_signing_keys').values(row).execute();
