@@ -75,11 +75,21 @@ const bare = createServer((req, res) => {
 await new Promise<void>((ok) => bare.listen(0, '127.0.0.1', ok));
 const bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}/`;
 
-async function run(label: string, send: () => Promise<Response>): Promise<number> {
+/** A measured answer must be the right one, not just a 200: the JSON-RPC result of what was asked. */
+function checkBody(label: string, bytes: ArrayBuffer, expect: (result: Record<string, unknown>) => boolean): void {
+  const body = JSON.parse(Buffer.from(bytes).toString('utf8')) as { result?: Record<string, unknown>; error?: unknown };
+  if (!body.result || body.error !== undefined || !expect(body.result)) throw new Error(`${label}: unexpected answer ${Buffer.from(bytes).toString('utf8').slice(0, 200)}`);
+}
+
+const isList = (r: Record<string, unknown>) => Array.isArray(r.tools) && (r.tools as unknown[]).length === 62;
+const isAccount = (r: Record<string, unknown>) => r.isError !== true && (r.structuredContent as { stores?: unknown[] } | undefined)?.stores?.length === 1;
+
+async function run(label: string, send: () => Promise<Response>, expect: (result: Record<string, unknown>) => boolean): Promise<number> {
+  // Warm-up, every answer checked; then every 100th answer of the measured run is checked too.
   for (let i = 0; i < 200; i++) {
     const res = await send();
     if (res.status !== 200) throw new Error(`${label}: status ${res.status}`);
-    await res.arrayBuffer();
+    checkBody(label, await res.arrayBuffer(), expect);
   }
   let n = 0;
   const start = performance.now();
@@ -88,9 +98,9 @@ async function run(label: string, send: () => Promise<Response>): Promise<number
     Array.from({ length: CONCURRENCY }, async () => {
       while (performance.now() < until) {
         const res = await send();
-        await res.arrayBuffer();
+        const bytes = await res.arrayBuffer();
         if (res.status !== 200) throw new Error(`${label}: status ${res.status}`);
-        n++;
+        if (++n % 100 === 0) checkBody(label, bytes, expect);
       }
     }),
   );
@@ -100,10 +110,10 @@ async function run(label: string, send: () => Promise<Response>): Promise<number
 }
 
 console.log(`/api/mcp benchmark: ${CONCURRENCY} concurrent keep-alive clients, ${SECONDS} s each, Node ${process.version}`);
-const baseline = await run('baseline: bare node:http, same bytes', () => post(bareUrl, LIST));
-const secretList = await run('tools/list, secret key', () => post(`${base}/api/mcp`, LIST, secret));
-const oauthList = await run('tools/list, OAuth access token', () => post(`${base}/api/mcp`, LIST, oauth));
-const oauthCall = await run('tools/call get_account, OAuth token', () => post(`${base}/api/mcp`, CALL, oauth));
+const baseline = await run('baseline: bare node:http, same bytes', () => post(bareUrl, LIST), isList);
+const secretList = await run('tools/list, secret key', () => post(`${base}/api/mcp`, LIST, secret), isList);
+const oauthList = await run('tools/list, OAuth access token', () => post(`${base}/api/mcp`, LIST, oauth), isList);
+const oauthCall = await run('tools/call get_account, OAuth token', () => post(`${base}/api/mcp`, CALL, oauth), isAccount);
 console.log(`ratio tools/list secret key / baseline: ${(secretList / baseline).toFixed(3)}`);
 console.log(`ratio tools/list OAuth token / baseline: ${(oauthList / baseline).toFixed(3)}`);
 console.log(`ratio tools/call OAuth / tools/list OAuth: ${(oauthCall / oauthList).toFixed(3)}`);

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { tempDbFile } from '../helpers/server.ts';
 import { seedShop, orderBody, type Shop } from '../helpers/fixtures.ts';
 import { cliFails, cliJson, readDb, withApp } from '../helpers/cli-expect.ts';
-import { BIN } from '../helpers/cli.ts';
+import { BIN, cliEnv } from '../helpers/cli.ts';
 import { createOrder } from '../../src/use-cases/orders/create-order.use-case.ts';
 import { startSimulator, type Simulator } from '../../src/fulfillment/simulator.ts';
 import { manualClock } from '../../src/clock.ts';
@@ -287,7 +287,7 @@ describe('fulfillment sync', () => {
 
 describe('fulfillment sim', () => {
   test('fulfillment sim --port 0 --json prints its URL, serves the contract, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, [BIN, '--json', 'fulfillment', 'sim', '--port', '0'], { env: { ...process.env, ...NO_PLATFORM }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, '--json', 'fulfillment', 'sim', '--port', '0'], { env: cliEnv(NO_PLATFORM), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { tempDbFile } from '../helpers/server.ts';
 import { seedShop, type Shop } from '../helpers/fixtures.ts';
 import { cliFails, cliJson, readDb, withApp } from '../helpers/cli-expect.ts';
-import { BIN, runCli } from '../helpers/cli.ts';
+import { BIN, cliEnv, runCli } from '../helpers/cli.ts';
 import { startSimulator, type Simulator } from '../../src/fulfillment/simulator.ts';
 import { keyId } from '../../src/domain/secret-box.ts';
 
@@ -29,7 +29,7 @@ interface Running {
 
 /** Spawns a long-running `codrail --json …` and resolves with the URL of its first stdout line. */
 function spawnLong(args: string[], env: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, [BIN, '--json', ...args], { env: { ...process.env, ...CLEAN, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, '--json', ...args], { env: cliEnv({ ...CLEAN, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { tempDbFile } from '../helpers/server.ts';
 import { seedShop, orderBody } from '../helpers/fixtures.ts';
 import { withApp } from '../helpers/cli-expect.ts';
-import { BIN } from '../helpers/cli.ts';
+import { BIN, cliEnv } from '../helpers/cli.ts';
 import { nextPhone } from '../api/orders/order-kit.ts';
 import { createOrder } from '../../src/use-cases/orders/create-order.use-case.ts';
 import { startSimulator } from '../../src/fulfillment/simulator.ts';
@@ -19,6 +19,7 @@ after(() => tmp.cleanup());
 
 function serve(url: string): ChildProcess {
   return spawn(process.execPath, [BIN, '--db', tmp.file, 'serve', '--port', '0', '--log-level', 'warn', '--fulfillment-url', url, '--fulfillment-timeout-ms', '500', '--fulfillment-backoff-ms', '20', '--fulfillment-concurrency', '4'], {
+    env: cliEnv(),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
 }

@@ -4,6 +4,15 @@ import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/codrail', import.meta.url));
 
+/**
+ * The environment a spawned CLI gets: the caller's, without any codrail setting (a developer's own
+ * CODRAIL_DB or LOG_LEVEL must not change what a test runs), plus what the test passes.
+ */
+export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(CODRAIL_|PORT$|HOST$|LOG_LEVEL$)/.test(k)));
+  return { ...clean, ...extra };
+}
+
 export interface CliResult {
   code: number;
   stdout: string;
@@ -15,7 +24,7 @@ export interface CliResult {
 export function runCli(args: string[], options: { db?: string; input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
   const full = options.db ? ['--db', options.db, ...args] : args;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...full], { env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...full], { env: cliEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -44,7 +53,7 @@ export interface ServeProcess {
 
 /** The real `codrail serve --port 0` on a database file; resolves once it prints its base URL. */
 export function spawnServe(db: string, args: string[] = [], timeoutMs = 30_000): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', '0', ...args], { env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
