@@ -103,9 +103,12 @@ export class PlatformClient {
       });
     } catch (error) {
       const e = error as Error;
-      const what = e.name === 'TimeoutError' ? `no answer within ${this.#timeoutMs} ms` : `connection failed (${(e.cause as { code?: string } | undefined)?.code ?? e.message})`;
-      // The request may have reached the platform: only a create needs to care (lookup first next time).
-      throw new PlatformError('unknown', `${method} ${path.split('?')[0]}: ${what}`);
+      const code = (e.cause as { code?: string } | undefined)?.code;
+      const what = e.name === 'TimeoutError' ? `no answer within ${this.#timeoutMs} ms` : `connection failed (${code ?? e.message})`;
+      // Refused or unresolvable: the request never left, so the platform did nothing (a plain retry).
+      // Anything else may have reached it: only a create needs to care (look up first next time).
+      const neverSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+      throw new PlatformError(neverSent ? 'retry' : 'unknown', `${method} ${path.split('?')[0]}: ${what}`);
     }
     let text = '';
     try {

@@ -218,11 +218,11 @@ describe('PlatformClient', () => {
 });
 
 describe('PlatformClient without a platform', () => {
-  test('a refused connection is unknown', async () => {
+  test('a refused connection is a plain retry: the request never left, so the platform did nothing', async () => {
     const gone = new TinyPlatform();
     await gone.start();
     await gone.stop();
-    const error = await failure(new PlatformClient({ url: gone.url, token: TOKEN, timeoutMs: 2_000 }).create(ORDER), 'unknown');
+    const error = await failure(new PlatformClient({ url: gone.url, token: TOKEN, timeoutMs: 2_000 }).create(ORDER), 'retry');
     assert.match(error.message, /^POST \/orders: connection failed \(ECONNREFUSED\)$/);
   });
 
