@@ -58,6 +58,11 @@ export interface Config {
   readonly whatsappVerifyToken: string | undefined;
   /** Browser origins allowed on /api/mcp besides the base URL's and loopback ones (DNS-rebinding protection). */
   readonly mcpAllowedOrigins: readonly string[];
+  /**
+   * Development only: Client ID Metadata Documents may be read over http from loopback and private
+   * addresses (CODRAIL_OAUTH_CIMD_ALLOW_PRIVATE=1). Off: https only, public addresses only.
+   */
+  readonly oauthCimdAllowPrivate: boolean;
 }
 
 /** What the CLI may pass; every field optional, strings as typed on the command line. */
@@ -205,6 +210,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     whatsappAppSecret: env.CODRAIL_WHATSAPP_APP_SECRET || undefined,
     whatsappVerifyToken: env.CODRAIL_WHATSAPP_VERIFY_TOKEN || undefined,
     mcpAllowedOrigins: originList(env.CODRAIL_MCP_ALLOWED_ORIGINS),
+    oauthCimdAllowPrivate: env.CODRAIL_OAUTH_CIMD_ALLOW_PRIVATE === '1',
   });
 }
 

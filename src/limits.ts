@@ -207,3 +207,11 @@ export const WHATSAPP_WEBHOOK_MAX_BYTES = 256 * 1024;
 
 /** JSON bodies nest at most this deep (issue 13 §2): real bodies need 4; a hostile one gets a 400. */
 export const MAX_JSON_DEPTH = 32;
+
+// Client ID Metadata Documents (issue 13 §4; draft-ietf-oauth-client-id-metadata-document).
+/** A client's document is read again after this long (and on the first use after it). */
+export const OAUTH_CIMD_CACHE_MS = 5 * 60_000;
+export const OAUTH_CIMD_TIMEOUT_MS = 5_000;
+export const OAUTH_CIMD_MAX_BYTES = 16 * 1024;
+/** Longest client_id read (a metadata document URL). */
+export const OAUTH_CLIENT_ID_MAX = 2_000;

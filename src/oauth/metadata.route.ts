@@ -13,6 +13,8 @@ function authorizationServer(base: string, issuer: string) {
     authorization_endpoint: `${base}/api/oauth/authorize`,
     token_endpoint: `${base}/api/oauth/token`,
     registration_endpoint: `${base}/api/oauth/register`,
+    // An https URL as client_id names the client's metadata document (MCP authorization, 2025-11-25).
+    client_id_metadata_document_supported: true,
     revocation_endpoint: `${base}/api/oauth/revoke`,
     scopes_supported: GRANTABLE_SCOPES,
     response_types_supported: ['code'],

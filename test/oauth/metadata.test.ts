@@ -30,7 +30,7 @@ describe('OAuth metadata documents', () => {
     assert.deepEqual(doc.token_endpoint_auth_methods_supported, ['none']);
     assert.deepEqual(doc.revocation_endpoint_auth_methods_supported, ['none']);
     assert.equal((doc as Record<string, unknown>).authorization_response_iss_parameter_supported, true);
-    assert.equal((doc as Record<string, unknown>).client_id_metadata_document_supported, undefined);
+    assert.equal((doc as Record<string, unknown>).client_id_metadata_document_supported, true, 'an https URL as client_id names its metadata document (issue 13)');
     assert.ok(doc.scopes_supported!.includes('mcp:invoke'));
     assert.ok(!doc.scopes_supported!.includes('ai:generate'));
   });

@@ -7,6 +7,7 @@ import * as pushPolicy from './0005-push-policy.migration.ts';
 import * as whatsappSettings from './0006-whatsapp-settings.migration.ts';
 import * as orderLife from './0007-order-life.migration.ts';
 import * as pushGiveUp from './0008-push-give-up.migration.ts';
+import * as clientMetadata from './0009-client-metadata-documents.migration.ts';
 
 /** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-whatsapp-settings': whatsappSettings,
   '0007-order-life': orderLife,
   '0008-push-give-up': pushGiveUp,
+  '0009-client-metadata-documents': clientMetadata,
 };

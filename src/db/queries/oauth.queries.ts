@@ -23,6 +23,14 @@ export const deleteRedirect = async (db: Q, uri: string) =>
 
 // Clients
 export const insertClient = (db: Q, row: Insertable<OAuthClientsTable>) => db.insertInto('oauth_clients').values(row).execute();
+
+/** A metadata-document client as last read: inserted, or refreshed in place (a revoked one stays revoked). */
+export const saveMetadataClient = (db: Q, row: Insertable<OAuthClientsTable>) =>
+  db
+    .insertInto('oauth_clients')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doUpdateSet({ client_name: row.client_name, redirect_uris: row.redirect_uris, grant_types: row.grant_types, metadata_fetched_at: row.metadata_fetched_at }))
+    .execute();
 export const findClient = (db: Q, id: string) => db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst();
 export const listClients = (db: Q) => db.selectFrom('oauth_clients').selectAll().orderBy('created_at').execute();
 export const revokeClientRow = (db: Q, id: string, at: string) =>

@@ -22,6 +22,8 @@ export interface OAuthClientsTable {
   registered_ip: string | null;
   created_at: string;
   revoked_at: string | null;
+  /** For a Client ID Metadata Document client (id = its URL): when the document was last read. */
+  metadata_fetched_at: string | null;
 }
 
 export interface OAuthSessionsTable {

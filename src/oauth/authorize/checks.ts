@@ -32,7 +32,7 @@ function checkDuplicates(params: URLSearchParams): string | undefined {
 }
 
 /** RFC 6749 §4.1.1: a registered, live client. */
-async function checkClient(deps: Pick<Deps, 'db'>, params: URLSearchParams) {
+async function checkClient(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, params: URLSearchParams) {
   if (params.getAll('client_id').length !== 1) return undefined;
   return findLiveClient(deps, params.get('client_id') ?? undefined);
 }
@@ -77,7 +77,7 @@ function checkState(params: URLSearchParams): boolean {
   return state === null || state.length <= OAUTH_STATE_MAX;
 }
 
-export async function checkAuthorizationRequest(deps: Pick<Deps, 'db' | 'config'>, params: URLSearchParams): Promise<CheckedRequest> {
+export async function checkAuthorizationRequest(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, params: URLSearchParams): Promise<CheckedRequest> {
   const client = await checkClient(deps, params);
   if (!client) return { kind: 'page', message: 'unknown_client' };
   const redirectUri = checkRedirectUri(client, params);

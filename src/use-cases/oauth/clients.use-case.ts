@@ -17,7 +17,8 @@ import {
 } from '../../db/queries/oauth.queries.ts';
 import { randomBase62 } from '../../domain/keys.ts';
 import { redirectAllowed, validAllowlistEntry } from '../../domain/oauth/redirect-uris.ts';
-import { OAUTH_CLIENT_ID_CHARS, OAUTH_CLIENT_NAME_MAX, OAUTH_MAX_REDIRECT_URIS } from '../../limits.ts';
+import { OAUTH_CLIENT_ID_CHARS, OAUTH_CLIENT_ID_MAX, OAUTH_CLIENT_NAME_MAX, OAUTH_MAX_REDIRECT_URIS } from '../../limits.ts';
+import { isMetadataDocumentId, metadataDocumentClient } from './client-metadata.use-case.ts';
 import { hitBucket } from '../../db/queries/rate-limits.queries.ts';
 
 export const CLIENT_ID_PREFIX = 'mcp_';
@@ -97,9 +98,14 @@ export async function registerClient(deps: Pick<Deps, 'db' | 'clock'>, raw: unkn
 
 export type ClientRow = NonNullable<Awaited<ReturnType<typeof findClient>>>;
 
-/** A live client, or undefined for unknown and revoked ones (they look the same to callers). */
-export async function findLiveClient(deps: Pick<Deps, 'db'>, clientId: string | undefined): Promise<ClientRow | undefined> {
-  if (!clientId || clientId.length > 100) return undefined;
+/**
+ * A live client, or undefined for unknown and revoked ones (they look the same to callers). A
+ * client_id that is an https URL is a Client ID Metadata Document, read through its URL.
+ */
+export async function findLiveClient(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, clientId: string | undefined): Promise<ClientRow | undefined> {
+  if (!clientId || clientId.length > OAUTH_CLIENT_ID_MAX) return undefined;
+  if (isMetadataDocumentId(clientId, deps.config.oauthCimdAllowPrivate)) return metadataDocumentClient(deps, clientId);
+  if (clientId.length > 100) return undefined;
   const client = await findClient(deps.db, clientId);
   return client && client.revoked_at === null ? client : undefined;
 }
@@ -112,7 +118,7 @@ function clientView(c: ClientRow) {
     client_name: c.client_name,
     redirect_uris: clientRedirects(c),
     grant_types: JSON.parse(c.grant_types) as string[],
-    registered_via: c.registered_via,
+    registered_via: c.metadata_fetched_at ? 'metadata_document' : c.registered_via,
     created_at: c.created_at,
     revoked_at: c.revoked_at,
   };

@@ -41,7 +41,7 @@ type TokenDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'signingKeys' | 'log'>;
 const invalidGrant = () => oauthError('invalid_grant');
 
 /** Public clients authenticate by client_id alone; unknown or revoked → 401 invalid_client (clients re-register on it). */
-export async function authenticateClient(deps: Pick<Deps, 'db'>, clientId: string | undefined): Promise<ClientRow> {
+export async function authenticateClient(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, clientId: string | undefined): Promise<ClientRow> {
   const client = await findLiveClient(deps, clientId);
   if (!client) throw new AppError('invalid_client', 'Client authentication failed');
   return client;
