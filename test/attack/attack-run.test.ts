@@ -114,8 +114,9 @@ describe('an attack run across every surface', () => {
   });
   after(() => server.close());
 
-  test('hundreds of hostile requests: no 5xx, each refusal in its documented shape, nothing stored by a refusal, no secret in a log', async () => {
+  test('hundreds of hostile requests: no 5xx, each refusal in its documented shape, nothing stored by a refusal, no secret in a log', async (t) => {
     assert.ok(attacks.length >= 500, `${attacks.length} attacks`);
+    t.diagnostic(`${attacks.length} hostile requests`);
     const failures: string[] = [];
     for (const attack of attacks) {
       const before = await snapshot(server.deps);
