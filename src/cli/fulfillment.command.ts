@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import { LIST_DEFAULT_LIMIT } from '../limits.ts';
-import { AppError } from '../errors.ts';
-import { config } from './output.ts';
-import { globals, intOption, print, withApp } from './output.ts';
+import { config, globals, intOption, numberFlag, print, withApp } from './output.ts';
 
 // Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
 const loadFulfillment = () => import('../use-cases/fulfillment/fulfillment.use-case.ts');
@@ -53,22 +51,16 @@ export function register(program: Command): void {
     .option('--accept-token <token>', 'accept this bearer token as its own platform account (repeatable; default: CODRAIL_FULFILLMENT_TOKEN, or any token)', (t: string, all: string[] = []) => [...all, t])
     .option('--webhook-url <url>', "POST status changes there, signed with CODRAIL_FULFILLMENT_WEBHOOK_SECRET (e.g. http://127.0.0.1:3000/api/fulfillment/webhook)")
     .action(async (o: { port: string; host: string; failRate: string; timeoutRate: string; lateMs: string; latencyMs: string; rateLimit: string; acceptToken?: string[]; webhookUrl?: string }, cmd: Command) => {
-      const num = (name: string, text: string, max: number, whole = true) => {
-        const n = Number(text);
-        const shape = whole ? /^\d+$/ : /^\d+(?:\.\d+)?$/;
-        if (!shape.test(text.trim()) || n > max) throw new AppError('invalid_input', `--${name} must be a ${whole ? 'whole number' : 'number'} from 0 to ${max}`, [{ field: name, message: `0..${max}` }]);
-        return n;
-      };
       const settings = config(globals(cmd));
       const sim = await (await loadSimulator()).runSimulator({
-        port: num('port', o.port, 65535),
+        port: numberFlag('port', o.port, 65535),
         host: o.host,
         ...(o.acceptToken?.length ? { tokens: [...(settings.fulfillmentToken ? [settings.fulfillmentToken] : []), ...o.acceptToken] } : { token: settings.fulfillmentToken }),
-        failRate: num('fail-rate', o.failRate, 1, false),
-        timeoutRate: num('timeout-rate', o.timeoutRate, 1, false),
-        lateMs: num('late-ms', o.lateMs, 600_000),
-        latencyMs: num('latency-ms', o.latencyMs, 600_000),
-        rateLimit: num('rate-limit', o.rateLimit, 1_000_000),
+        failRate: numberFlag('fail-rate', o.failRate, 1, false),
+        timeoutRate: numberFlag('timeout-rate', o.timeoutRate, 1, false),
+        lateMs: numberFlag('late-ms', o.lateMs, 600_000),
+        latencyMs: numberFlag('latency-ms', o.latencyMs, 600_000),
+        rateLimit: numberFlag('rate-limit', o.rateLimit, 1_000_000),
         ...(o.webhookUrl ? { webhookUrl: o.webhookUrl, webhookSecret: settings.fulfillmentWebhookSecret } : {}),
         log: (line) => process.stderr.write(`${line}\n`),
       });

@@ -80,3 +80,11 @@ export function intOption(name: string) {
     return Number(value);
   };
 }
+
+/** A numeric flag of a long-running command (the simulators): whole or decimal, 0..max, else a usage error. */
+export function numberFlag(name: string, text: string, max: number, whole = true): number {
+  const n = Number(text);
+  if (!(whole ? /^\d+$/ : /^\d+(?:\.\d+)?$/).test(text.trim()) || n > max)
+    throw new AppError('invalid_input', `--${name} must be a ${whole ? 'whole number' : 'number'} from 0 to ${max}`, [{ field: name, message: `0..${max}` }]);
+  return n;
+}

@@ -2,7 +2,7 @@
 // commands derived from the WhatsApp operations (settings, preview, send, messages, cancel).
 import type { Command } from 'commander';
 import { AppError } from '../errors.ts';
-import { config, globals, print } from './output.ts';
+import { config, globals, numberFlag, print } from './output.ts';
 
 const loadSim = () => import('../use-cases/whatsapp/whatsapp-sim.use-case.ts');
 
@@ -18,19 +18,14 @@ export function register(program: Command): void {
     .option('--webhook-url <url>', 'POST message statuses (sent, delivered) there, e.g. http://127.0.0.1:3000/api/whatsapp/webhook')
     .option('--app-secret <s>', 'signs the status webhooks (X-Hub-Signature-256); default CODRAIL_WHATSAPP_APP_SECRET')
     .action(async (o: { port: string; host: string; failRate: string; latencyMs: string; webhookUrl?: string; appSecret?: string }, cmd: Command) => {
-      const num = (name: string, text: string, max: number, whole = true) => {
-        const n = Number(text);
-        if (!(whole ? /^\d+$/ : /^\d+(?:\.\d+)?$/).test(text.trim()) || n > max) throw new AppError('invalid_input', `--${name} must be a number from 0 to ${max}`, [{ field: name, message: `0..${max}` }]);
-        return n;
-      };
       const settings = config(globals(cmd));
       const appSecret = o.appSecret ?? settings.whatsappAppSecret;
       if (o.webhookUrl && !appSecret) throw new AppError('invalid_input', '--webhook-url needs --app-secret or CODRAIL_WHATSAPP_APP_SECRET (codrail refuses unsigned webhooks)', [{ field: 'app-secret', message: 'required with --webhook-url' }]);
       const sim = await (await loadSim()).runWhatsappSim({
-        port: num('port', o.port, 65535),
+        port: numberFlag('port', o.port, 65535),
         host: o.host,
-        failRate: num('fail-rate', o.failRate, 1, false),
-        latencyMs: num('latency-ms', o.latencyMs, 600_000),
+        failRate: numberFlag('fail-rate', o.failRate, 1, false),
+        latencyMs: numberFlag('latency-ms', o.latencyMs, 600_000),
         ...(settings.whatsappToken ? { token: settings.whatsappToken } : {}),
         ...(o.webhookUrl && appSecret ? { webhookUrl: o.webhookUrl, appSecret } : {}),
         log: (line) => process.stderr.write(`${line}\n`),

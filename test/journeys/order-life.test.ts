@@ -17,31 +17,13 @@ import { replayPushes } from '../../src/use-cases/fulfillment/fulfillment.use-ca
 import { OPEN_LIMITS, nextPhone } from '../api/orders/order-kit.ts';
 import { scopedTokens } from '../mcp/account-kit.ts';
 import { buyer, call, connect } from '../mcp/mcp-kit.ts';
+import { until, seeded } from '../helpers/wait.ts';
 
 const WEBHOOK_SECRET = 'whsec-journey';
 const APP_SECRET = 'meta-app-secret-journey';
 const PHONE_NUMBER_ID = '106540352242922';
 
-/** A seeded generator (mulberry32): the injected failures are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function ok(client: Client, name: string, args: Record<string, unknown> = {}) {
   const { isError, value } = await call(client, name, args);

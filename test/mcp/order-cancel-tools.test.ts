@@ -12,16 +12,8 @@ import { startPushWorker } from '../../src/use-cases/fulfillment/push-worker.use
 import { eventsOf, jobsOf, nextPhone, orderRow } from '../api/orders/order-kit.ts';
 import { buyer, connect } from './mcp-kit.ts';
 import { closeToolBench, expectForeignLikeUnknown, expectInsufficientScope, expectToolError, ok, openToolBench, unchanged } from './account-kit.ts';
+import { until } from '../helpers/wait.ts';
 
-async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('cancel_order', () => {
   let sim: Simulator;

@@ -16,31 +16,13 @@ import { startWhatsappSim, type SimMessage, type WhatsappSim } from '../../src/w
 import { CloudApiClient, CloudApiError } from '../../src/whatsapp/cloud-api.ts';
 import { startWhatsappWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
 import { signHubWebhook, verifyHubWebhook } from '../../src/domain/webhook-signature.ts';
+import { until, seeded } from '../helpers/wait.ts';
 
 const APP_SECRET = 'meta-app-secret-for-tests';
 const VERIFY_TOKEN = 'verify-token-for-tests';
 const PHONE_NUMBER_ID = '106540352242922';
 
-/** A seeded generator (mulberry32): the injected failures are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
