@@ -8,6 +8,7 @@ import { Catalogs } from './use-cases/geo/catalogs.ts';
 import { loadBundledCatalogs } from './use-cases/geo/load-bundled-catalogs.use-case.ts';
 import { SigningKeys } from './use-cases/oauth/signing-keys.ts';
 import { SecretKeys } from './secret-keys.ts';
+import { Metrics } from './metrics.ts';
 
 export interface Deps {
   readonly config: Config;
@@ -21,6 +22,8 @@ export interface Deps {
   readonly secrets: SecretKeys;
   /** Tells the outbox workers of this process that a job is due now (no-op outside `serve`). */
   readonly nudge: Nudges;
+  /** Prometheus counters and gauges (served on --metrics-port when set). */
+  readonly metrics: Metrics;
 }
 
 /** Wake-ups for the workers running in this process; a worker registers itself when it starts. */
@@ -45,7 +48,7 @@ export function openApp(config: Config, options: OpenOptions = {}): App {
   const catalogs = new Catalogs(db, clock);
   const secrets = new SecretKeys(config);
   const signingKeys = new SigningKeys(db, clock, secrets);
-  return { config, db, log, clock, catalogs, signingKeys, secrets, nudge: new Nudges(), close };
+  return { config, db, log, clock, catalogs, signingKeys, secrets, nudge: new Nudges(), metrics: new Metrics(db, clock), close };
 }
 
 /** Schema migrations, then the bundled city catalogs a fresh database lacks (`codrail migrate`). */

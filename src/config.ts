@@ -63,6 +63,9 @@ export interface Config {
    * addresses (CODRAIL_OAUTH_CIMD_ALLOW_PRIVATE=1). Off: https only, public addresses only.
    */
   readonly oauthCimdAllowPrivate: boolean;
+  /** GET /metrics on this port (0 = any free port); unset = no metrics endpoint. */
+  readonly metricsPort: number | undefined;
+  readonly metricsHost: string;
 }
 
 /** What the CLI may pass; every field optional, strings as typed on the command line. */
@@ -85,6 +88,8 @@ export interface ConfigFlags {
   rateRegisterPerHour?: string | number | undefined;
   wholeCurrencies?: string | undefined;
   whatsappUrl?: string | undefined;
+  metricsPort?: string | number | undefined;
+  metricsHost?: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -211,6 +216,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     whatsappVerifyToken: env.CODRAIL_WHATSAPP_VERIFY_TOKEN || undefined,
     mcpAllowedOrigins: originList(env.CODRAIL_MCP_ALLOWED_ORIGINS),
     oauthCimdAllowPrivate: env.CODRAIL_OAUTH_CIMD_ALLOW_PRIVATE === '1',
+    metricsPort: pick(flags.metricsPort, env.CODRAIL_METRICS_PORT) === undefined ? undefined : int('metrics-port', pick(flags.metricsPort, env.CODRAIL_METRICS_PORT), 0, 0, 65535),
+    metricsHost: String(pick(flags.metricsHost, env.CODRAIL_METRICS_HOST) ?? '127.0.0.1'),
   });
 }
 

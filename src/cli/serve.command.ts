@@ -22,6 +22,8 @@ export function register(program: Command): void {
     .option('--fulfillment-timeout-ms <n>', 'platform request timeout (CODRAIL_FULFILLMENT_TIMEOUT_MS, default 10000)')
     .option('--fulfillment-backoff-ms <n>', 'first retry delay, doubled per attempt (CODRAIL_FULFILLMENT_BACKOFF_MS, default 1000)')
     .option('--whatsapp-url <url>', 'WhatsApp Cloud API base, e.g. https://graph.facebook.com/v21.0 (CODRAIL_WHATSAPP_URL); unset: messages stay queued')
+    .option('--metrics-port <n>', 'serve GET /metrics (Prometheus) on this port (CODRAIL_METRICS_PORT); unset: off')
+    .option('--metrics-host <host>', 'listen host of the metrics port (CODRAIL_METRICS_HOST, default 127.0.0.1)')
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)')
     .option('--rate-ip-per-min <n>', 'order requests per client IP per minute (CODRAIL_RATE_IP_PER_MIN, default 10)')
     .option('--rate-key-per-min <n>', 'order requests per key per minute (CODRAIL_RATE_KEY_PER_MIN, default 120)')
@@ -46,13 +48,14 @@ export async function loadRoutes() {
 
 export async function serve(flags: ServeOptions & { db?: string | undefined }): Promise<void> {
   // Loaded when serving, not when the CLI starts (`codrail --help` stays fast, SPEC 14).
-  const [{ migrate, openApp }, { createHttpServer }, routes, { runDemo }, { sweepExpired }, { startPushWorker, startWhatsappWorker }] = await Promise.all([
+  const [{ migrate, openApp }, { createHttpServer }, routes, { runDemo }, { sweepExpired }, { startPushWorker, startWhatsappWorker }, { startMetricsServer }] = await Promise.all([
     import('../app.ts'),
     import('../http/server.ts'),
     loadRoutes(),
     import('../use-cases/demo.use-case.ts'),
     import('../use-cases/maintenance.use-case.ts'),
     import('../use-cases/fulfillment/push-worker.use-case.ts'),
+    import('../http/metrics-server.ts'),
   ]);
   const config = loadConfig(flags);
   const app = openApp(config);
@@ -65,7 +68,8 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
   const deps = { ...app, config: withListenPort(config, port, baseUrlIsExplicit(flags)) };
   http.useDeps(deps);
   const base = deps.config.baseUrl;
-  app.log.info({ port, base }, 'codrail listening');
+  const metrics = config.metricsPort === undefined ? undefined : await startMetricsServer(app, config.metricsPort, config.metricsHost);
+  app.log.info({ port, base, metricsPort: metrics?.port }, 'codrail listening');
   const out: string[] = [
     `codrail listening on ${base}  (database ${config.dbFile})`,
     `  health:   curl ${base}/healthz`,
@@ -77,6 +81,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
     config.whatsappUrl
       ? `  whatsapp: sending buyer messages through ${new URL(config.whatsappUrl).origin} (statuses: POST ${base}/api/whatsapp/webhook)`
       : '  whatsapp: no Cloud API configured (CODRAIL_WHATSAPP_URL); messages stay queued',
+    metrics ? `  metrics:  curl http://${config.metricsHost}:${metrics.port}/metrics` : '  metrics:  off (--metrics-port N serves GET /metrics on its own port)',
   ];
   if (flags.demo) {
     const demo = await runDemo(deps);
@@ -117,7 +122,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
     stopping = true;
     clearInterval(sweep);
     app.log.info({ signal }, 'shutting down: draining requests');
-    await Promise.all([http.close(), worker?.stop(), whatsappWorker?.stop()]);
+    await Promise.all([http.close(), worker?.stop(), whatsappWorker?.stop(), metrics?.close()]);
     await app.close();
     app.log.flush();
     process.exit(0);

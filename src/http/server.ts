@@ -49,16 +49,17 @@ function protocolError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): [nu
 export function createHttpServer(initialDeps: Deps, routes: readonly Route[]): HttpServer {
   let deps = initialDeps;
   const router = FindMyWay({ ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 200 });
-  for (const route of routes) router.on(route.method, route.path, route.handler as never);
+  // The route's pattern travels as the router's store: metrics count by pattern, never by raw path.
+  for (const route of routes) router.on(route.method, route.path, route.handler as never, { route: route.path });
   // HEAD wherever GET is served (RFC 9110 §9.3.2): the same handler; Node sends the headers, not the body.
   for (const route of routes)
-    if (route.method === 'GET' && !routes.some((r) => (r.method as string) === 'HEAD' && r.path === route.path)) router.on('HEAD', route.path, route.handler as never);
+    if (route.method === 'GET' && !routes.some((r) => (r.method as string) === 'HEAD' && r.path === route.path)) router.on('HEAD', route.path, route.handler as never, { route: route.path });
 
   const notFound = (): never => {
     throw new AppError('not_found', 'Route not found');
   };
 
-  function resolve(method: string, path: string): { handler: Found; params: Params } {
+  function resolve(method: string, path: string): { handler: Found; params: Params; route?: string } {
     // A method no route of ours can take (PROPFIND, TRACE…): the server does not implement it (RFC 9110 §15.6.2).
     if (!METHODS.includes(method as HTTPMethod))
       return {
@@ -68,7 +69,7 @@ export function createHttpServer(initialDeps: Deps, routes: readonly Route[]): H
         params: {},
       };
     const found = router.find(method as HTTPMethod, path);
-    if (found) return { handler: found.handler as unknown as Found, params: found.params };
+    if (found) return { handler: found.handler as unknown as Found, params: found.params, route: (found.store as { route?: string } | null)?.route };
     const allowed = METHODS.filter((m) => m !== method && router.find(m, path));
     if (allowed.length === 0) return { handler: notFound, params: {} };
     return {
@@ -98,16 +99,20 @@ export function createHttpServer(initialDeps: Deps, routes: readonly Route[]): H
     const headers: Record<string, string> = {};
     const base = { req, res, deps, id, log, url, ip: clientIp(req, deps.config.trustProxy), headers };
     let ctx: RequestContext = { ...base, params: {} };
+    let route = 'unmatched';
     try {
       if ((req.url ?? '').length > MAX_URL_BYTES) throw new AppError('uri_too_long', `The URL is longer than ${MAX_URL_BYTES} bytes`);
-      const { handler, params } = resolve(req.method ?? 'GET', url.pathname);
-      ctx = { ...base, params };
-      await handler(ctx);
+      const found = resolve(req.method ?? 'GET', url.pathname);
+      route = found.route ?? route;
+      ctx = { ...base, params: found.params };
+      await found.handler(ctx);
     } catch (error) {
+      deps.metrics.noteError(error);
       sendError(ctx, error);
     } finally {
       const done = () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        deps.metrics.request(req.method ?? 'GET', route, res.statusCode, ms / 1000);
         log.info({ method: req.method, path: url.pathname, status: res.statusCode, ms: Math.round(ms * 100) / 100 }, 'request');
         inFlight--;
         if (inFlight === 0) drained?.();

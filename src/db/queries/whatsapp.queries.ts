@@ -105,3 +105,6 @@ export async function applyMessageStatus(tx: Tx, wamid: string, status: 'sent' |
   await tx.updateTable('whatsapp_messages').set(change).where('id', '=', m.id).execute();
   return { ...m, ...change };
 }
+
+/** How many messages are in each status (the metrics' gauge). */
+export const countMessagesByStatus = (db: Db) => db.selectFrom('whatsapp_messages').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();

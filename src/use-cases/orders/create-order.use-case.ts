@@ -193,7 +193,19 @@ async function canonicalCity(deps: Deps, country: string, input: CreateOrderInpu
 
 
 
+/** Every order request goes through here: counted as created (by how it came) or refused (by why). */
 export async function createOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Promise<OrderOutcome> {
+  try {
+    const outcome = await placeOrder(deps, req, trace);
+    if (!outcome.replayed) deps.metrics.orderCreated(req.principal ? 'account' : req.apiKey || req.authorization ? 'key' : 'landing');
+    return outcome;
+  } catch (error) {
+    deps.metrics.orderRefused(error instanceof AppError ? error.code : 'internal');
+    throw error;
+  }
+}
+
+async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Promise<OrderOutcome> {
   const r = await resolveCaller(deps, req, trace);
 
   const rawPhone = typeof req.body.telefono === 'string' ? req.body.telefono : undefined;
