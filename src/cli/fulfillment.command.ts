@@ -12,13 +12,16 @@ export function register(program: Command): void {
     .command('list')
     .description('outbox jobs (pushes and platform cancellations), most recently changed first, with counts per state')
     .option('--state <state>', 'queued | held | in_flight | failed | dead | done | cancelled')
-    .option('--limit <n>', `how many (default ${LIST_DEFAULT_LIMIT})`, intOption('limit'), LIST_DEFAULT_LIMIT)
+    .option('--limit <n>', 'how many', intOption('limit'), LIST_DEFAULT_LIMIT)
     .action(async (o: { state?: string; limit: number }, cmd: Command) => {
       const result = await withApp(cmd, async (app) => (await loadFulfillment()).listPushJobs(app, o.state, o.limit));
       const counts = Object.entries(result.counts).map(([s, n]) => `${s} ${n}`).join(' · ');
       const age = result.backlog.oldest_pending_age_s;
       const backlog = `backlog: ${result.backlog.pending} push${result.backlog.pending === 1 ? '' : 'es'} waiting${age === null ? '' : `, the oldest for ${age < 120 ? `${age} s` : `${Math.round(age / 60)} min`}`}`;
-      const lines = result.jobs.map((j) => `#${j.order_number}  ${j.order_id}  ${j.action.padEnd(6)} ${j.state.padEnd(9)} attempts ${j.attempts}${j.remote_id ? `  → ${j.remote_id}` : ''}${j.last_error ? `  (${j.last_error})` : ''}`);
+      const lines = result.jobs.map(
+        (j) =>
+          `#${j.order_number}  ${j.order_id}  [${j.store_name}]  ${j.action.padEnd(6)} ${j.state.padEnd(9)} attempts ${j.attempts}${j.remote_id ? `  → ${j.remote_id}` : ''}${j.last_error ? `  (${j.last_error})` : ''}${j.waiting_for ? `\n    waits for ${j.waiting_for}` : ''}`,
+      );
       print(globals(cmd), result, [counts, backlog, ...(lines.length ? lines : ['(no jobs)'])].join('\n'));
     });
   fulfillment
@@ -29,7 +32,13 @@ export function register(program: Command): void {
     .option('--all-dead', 'every dead push')
     .action(async (o: { order?: string; store?: string; allDead?: boolean }, cmd: Command) => {
       const result = await withApp(cmd, async (app) => (await loadFulfillment()).replayPushes(app, { order: o.order, storeId: o.store, allDead: o.allDead }, 'cli'));
-      print(globals(cmd), result, `re-queued ${result.replayed} push${result.replayed === 1 ? '' : 'es'}`);
+      print(
+        globals(cmd),
+        result,
+        result.replayed === 0
+          ? `nothing re-queued: no failed or dead push ${o.order ? `for order ${o.order}` : 'is waiting'} (fulfillment list shows every state)`
+          : `re-queued ${result.replayed} push${result.replayed === 1 ? '' : 'es'}: the worker of codrail serve sends them, looking each order up first`,
+      );
     });
   fulfillment
     .command('sync')
@@ -41,7 +50,7 @@ export function register(program: Command): void {
   fulfillment
     .command('sim')
     .description('a local fulfillment platform implementing docs/fulfillment-platform.md, with failure injection; lists what it got at GET /_sim/orders')
-    .option('--port <n>', 'listen port (default 4100; 0 = any)', '4100')
+    .option('--port <n>', 'listen port (0 = any)', '4100')
     .option('--host <host>', 'listen host', '127.0.0.1')
     .option('--fail-rate <f>', 'share of requests answered 500 without acting (0..1)', '0')
     .option('--timeout-rate <f>', 'share of creates that create the order but answer only after --late-ms (0..1)', '0')

@@ -13,7 +13,7 @@ import { register as oauth } from './oauth.command.ts';
 import { register as whatsapp } from './whatsapp.command.ts';
 import { register as secrets } from './secrets.command.ts';
 import { registerGroups, registerOperations, requestedGroup } from './operations.command.ts';
-import { fail } from './output.ts';
+import { fail, printJsonError } from './output.ts';
 
 /** The program; the account operations' commands are attached when `withOperations` (they load the use-cases). */
 export async function buildProgram(withOperations: boolean): Promise<Command> {
@@ -43,7 +43,10 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) {
     const ok = ['commander.helpDisplayed', 'commander.version', 'commander.help', 'commander.executeSubCommandAsync'].includes(error.code);
-    process.exit(ok ? 0 : error.exitCode === 0 ? 0 : 2);
+    const code = ok || error.exitCode === 0 ? 0 : 2;
+    // Commander has said it on stderr; with --json the usage error is a JSON document on stdout too.
+    if (code === 2) printJsonError('usage', error.message.replace(/^error: /, ''));
+    process.exit(code);
   }
   fail(error);
 }

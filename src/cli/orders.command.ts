@@ -6,10 +6,11 @@ import { globals, intOption, print, withApp } from './output.ts';
 const loadOrders = () => import('../use-cases/orders/orders.use-case.ts');
 const loadResolveCity = () => import('../use-cases/orders/resolve-city.use-case.ts');
 
-type Summary = { order_number: number; id: string; status: string; nombre: string; ciudad: string; total_price: number; currency: string; needs_review: boolean; sandbox: boolean; created_at: string };
+type Summary = { order_number: number; id: string; status: string; nombre: string; ciudad: string; total_price: number; currency: string; needs_review: boolean; sandbox: boolean; created_at: string; store_name?: string; review_reason?: string | null };
 
+// Lists mix stores: each line names its store; an order waiting for support says why and what to run.
 const line = (o: Summary) =>
-  `#${o.order_number}  ${o.id}  ${o.status.padEnd(9)} ${o.total_price} ${o.currency}  ${o.nombre} — ${o.ciudad}${o.needs_review ? '  [needs review]' : ''}${o.sandbox ? '  [sandbox]' : ''}  ${o.created_at}`;
+  `#${o.order_number}  ${o.id}  ${o.store_name ? `[${o.store_name}]  ` : ''}${o.status.padEnd(9)} ${o.total_price} ${o.currency}  ${o.nombre} — ${o.ciudad}${o.sandbox ? '  [sandbox]' : ''}  ${o.created_at}${o.needs_review ? `\n    needs review: ${o.review_reason ?? 'run orders resolve-city'}` : ''}`;
 const lines = (list: Summary[]) => (list.length ? list.map(line).join('\n') : '(no orders)');
 
 export function register(program: Command): void {
@@ -21,7 +22,7 @@ export function register(program: Command): void {
     .option('--status <status>', 'pending | confirmed | processing | shipped | delivered | returned | cancelled')
     .option('--review', 'only orders whose city needs review')
     .option('--sandbox', 'only sandbox (test key) orders')
-    .option('--limit <n>', `how many (default ${LIST_DEFAULT_LIMIT})`, intOption('limit'), LIST_DEFAULT_LIMIT)
+    .option('--limit <n>', 'how many', intOption('limit'), LIST_DEFAULT_LIMIT)
     .action(async (o: { store?: string; status?: string; review?: boolean; sandbox?: boolean; limit: number }, cmd: Command) => {
       const list = await withApp(cmd, async (app) => (await loadOrders()).listOrderSummaries(app, { storeId: o.store, status: o.status, review: o.review, sandbox: o.sandbox ? true : undefined, limit: o.limit }));
       print(globals(cmd), list, lines(list));
@@ -36,7 +37,7 @@ export function register(program: Command): void {
     .command('search')
     .description('search by number, buyer name, phone or city')
     .argument('<text>', 'what to look for')
-    .option('--limit <n>', `how many (default ${LIST_DEFAULT_LIMIT})`, intOption('limit'), LIST_DEFAULT_LIMIT)
+    .option('--limit <n>', 'how many', intOption('limit'), LIST_DEFAULT_LIMIT)
     .action(async (text: string, o: { limit: number }, cmd: Command) => {
       const list = await withApp(cmd, async (app) => (await loadOrders()).searchOrderSummaries(app, text, o.limit));
       print(globals(cmd), list, lines(list));

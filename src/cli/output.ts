@@ -36,7 +36,16 @@ function causeOf(error: unknown): string {
   return cause === undefined ? '' : `\ncaused by: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}${causeOf(cause)}`;
 }
 
+/** With --json, a failure is one JSON document on stdout too (issue 14): scripts read the error, not only the exit code. */
+const wantsJson = () => process.argv.slice(2).includes('--json');
+
+export function printJsonError(code: string, message: string, details?: unknown): void {
+  if (wantsJson()) process.stdout.write(`${JSON.stringify({ error: { code, message, ...(details ? { details } : {}) } })}\n`);
+}
+
 export function fail(error: unknown): never {
+  if (error instanceof AppError && error.expose) printJsonError(error.code, error.message, error.details);
+  else printJsonError('internal', error instanceof AppError ? error.message : `unexpected: ${error instanceof Error ? error.message : String(error)}`);
   if (error instanceof AppError && error.expose) {
     const details = error.details?.map((d) => `  ${d.field}: ${d.message}`).join('\n');
     process.stderr.write(`error: ${error.message}${details ? `\n${details}` : ''}\n`);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { baseUrlIsExplicit, loadConfig, withListenPort, type ConfigFlags } from '../config.ts';
 import { SWEEP_INTERVAL_MS } from '../limits.ts';
 import { fail, globals } from './output.ts';
+import { AppError } from '../errors.ts';
 
 interface ServeOptions extends Omit<ConfigFlags, 'db'> {
   demo?: boolean;
@@ -64,7 +65,16 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
   // unless CODRAIL_SECRET_KEY is set), so backing up the database directory backs it up too.
   app.secrets.box();
   const http = createHttpServer(app, routes);
-  const port = await http.listen(config.port, config.host);
+  let port: number;
+  try {
+    port = await http.listen(config.port, config.host);
+  } catch (error) {
+    await app.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new AppError('conflict', `Port ${config.port} on ${config.host} is already in use (another codrail serve?): pick another with --port N or PORT=N, or stop the other process`);
+    if ((error as NodeJS.ErrnoException).code === 'EACCES') throw new AppError('conflict', `Not allowed to listen on port ${config.port} on ${config.host}: ports under 1024 need privileges; use --port 3000 or higher`);
+    throw error;
+  }
   const deps = { ...app, config: withListenPort(config, port, baseUrlIsExplicit(flags)) };
   http.useDeps(deps);
   const base = deps.config.baseUrl;

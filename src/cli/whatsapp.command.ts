@@ -11,7 +11,7 @@ export function register(program: Command): void {
   whatsapp
     .command('sim')
     .description('a local WhatsApp Cloud API stand-in (POST /{phone-number-id}/messages), with failure injection; lists what it got at GET /_sim/messages')
-    .option('--port <n>', 'listen port (default 4200; 0 = any)', '4200')
+    .option('--port <n>', 'listen port (0 = any)', '4200')
     .option('--host <host>', 'listen host', '127.0.0.1')
     .option('--fail-rate <f>', 'share of sends answered 500 without accepting (0..1)', '0')
     .option('--latency-ms <n>', 'added to every answer', '0')

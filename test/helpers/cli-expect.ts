@@ -25,13 +25,19 @@ export async function cliJson(db: string, args: string[], options: CliOptions = 
   return { json, result };
 }
 
-/** Runs `codrail --db FILE --json ARGS`, expects the exit code, an empty stdout and `error:` on stderr. */
-export async function cliFails(db: string | undefined, args: string[], code: 1 | 2, options: CliOptions = {}): Promise<CliResult> {
+/**
+ * Runs `codrail --db FILE --json ARGS` and expects the exit code, `error:` on stderr, and on stdout
+ * exactly one JSON error document `{"error": {"code", "message"}}` (issue 14) — `usage` for exit 2.
+ */
+export async function cliFails(db: string | undefined, args: string[], code: 1 | 2, options: CliOptions = {}): Promise<CliResult & { error: { code: string; message: string; details?: { field: string; message: string }[] } }> {
   const result = await runCli(['--json', ...args], { ...(db ? { db } : {}), ...options });
   assert.equal(result.code, code, show(args, result));
-  assert.equal(result.stdout, '', `nothing on stdout on failure\n${show(args, result)}`);
   assert.match(result.stderr, /error/i, show(args, result));
-  return result;
+  assert.equal(result.stdout.trim().split('\n').length, 1, `one JSON document on stdout on failure\n${show(args, result)}`);
+  const error = (result.json as { error?: { code: string; message: string } } | undefined)?.error;
+  assert.ok(error && typeof error.code === 'string' && typeof error.message === 'string' && error.message.length > 0, `an error document on stdout\n${show(args, result)}`);
+  if (code === 2) assert.ok(['usage', 'invalid_input', 'invalid_cursor'].includes(error.code), `exit 2 is a usage error: ${error.code}`);
+  return { ...result, error: error as { code: string; message: string } };
 }
 
 /** Reads the database file the CLI wrote, read-only. */

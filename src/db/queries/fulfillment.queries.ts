@@ -80,8 +80,9 @@ export const listJobs = (db: Db, state: FulfillmentJobState | undefined, limit: 
   let q = db
     .selectFrom('fulfillment_jobs as j')
     .innerJoin('orders as o', 'o.id', 'j.order_id')
+    .innerJoin('stores as s', 's.id', 'o.store_id')
     .selectAll('j')
-    .select(['o.order_number', 'o.store_id', 'o.nombre', 'o.ciudad']);
+    .select(['o.order_number', 'o.store_id', 'o.nombre', 'o.ciudad', 'o.needs_review', 'o.status as order_status', 'o.ciudad_input', 'o.departamento_input', 's.name as store_name', 's.push_policy']);
   if (state) q = q.where('j.state', '=', state);
   return q.orderBy('j.updated_at', 'desc').orderBy('j.id', 'desc').limit(limit).execute();
 };

@@ -45,13 +45,14 @@ export interface OrderFilter {
   limit: number;
 }
 
+/** The operator's list: every store's orders, each with its store's name (lists that mix stores say which). */
 export const listOrders = (db: Db, f: OrderFilter) => {
-  let q = db.selectFrom('orders').selectAll();
-  if (f.storeId) q = q.where('store_id', '=', f.storeId);
-  if (f.status) q = q.where('status', '=', f.status);
-  if (f.review) q = q.where('needs_review', '=', 1);
-  if (f.sandbox !== undefined) q = q.where('sandbox', '=', f.sandbox ? 1 : 0);
-  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+  let q = db.selectFrom('orders').innerJoin('stores', 'stores.id', 'orders.store_id').selectAll('orders').select('stores.name as store_name');
+  if (f.storeId) q = q.where('orders.store_id', '=', f.storeId);
+  if (f.status) q = q.where('orders.status', '=', f.status);
+  if (f.review) q = q.where('orders.needs_review', '=', 1);
+  if (f.sandbox !== undefined) q = q.where('orders.sandbox', '=', f.sandbox ? 1 : 0);
+  return q.orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc').limit(f.limit).execute();
 };
 
 /** Free-text search over number, buyer name, phone and city. */

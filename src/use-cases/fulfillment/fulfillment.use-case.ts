@@ -13,7 +13,7 @@ import { applyStatusReport } from '../../fulfillment/apply-status.ts';
 import { AppError, fieldError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { LIST_MAX_LIMIT } from '../../limits.ts';
-import { findOrderArg } from '../orders/orders.use-case.ts';
+import { findOrderArg, reviewReason } from '../orders/orders.use-case.ts';
 
 const STATES: readonly FulfillmentJobState[] = ['queued', 'held', 'in_flight', 'failed', 'dead', 'done', 'cancelled'];
 
@@ -28,9 +28,19 @@ export async function listPushJobs(deps: Pick<Deps, 'db' | 'clock'>, state: stri
     counts: Object.fromEntries(STATES.map((s) => [s, Number(counts.find((c) => c.state === s)?.n ?? 0)])),
     jobs: jobs.map((j) => ({
       action: j.action,
+      store_id: j.store_id,
+      store_name: j.store_name,
+      // A held push says what it waits for, and what releases it.
+      waiting_for:
+        j.state !== 'held'
+          ? null
+          : j.needs_review === 1
+            ? `${reviewReason(j)}`
+            : j.push_policy === 'on_confirm' && j.order_status === 'pending'
+              ? 'the order to be confirmed (the store pushes on confirmation): orders set-status <id> --status confirmed'
+              : 'release by its store policy',
       order_id: j.order_id,
       order_number: j.order_number,
-      store_id: j.store_id,
       state: j.state,
       attempts: j.attempts,
       next_attempt_at: j.next_attempt_at,

@@ -26,6 +26,10 @@ export async function publishableAccess(deps: Pick<Deps, 'db'>, key: ApiKey, req
   const storeDomains = JSON.parse(store.allowed_domains) as string[];
   const domains = key.inherit_domains === 1 ? storeDomains : (JSON.parse(key.allowed_domains) as string[]).filter((d) => domainCovered(d, storeDomains));
   const host = requestHost(req.origin, req.referer);
-  if (!host || !hostAllowed(host, domains, key.env === 'test')) throw forbidden('Origin not allowed for this key');
+  // A publishable key lives in a browser page, which always says where it is: a request that says
+  // nothing is a server calling, and servers use a secret key.
+  if (!host)
+    throw forbidden('Origin is missing: a publishable key works only from a web page of an allowed domain (its browser sends Origin); server-to-server calls use a secret key (Authorization: Bearer svc_live_secret_…)');
+  if (!hostAllowed(host, domains, key.env === 'test')) throw forbidden(`Origin ${host} is not allowed for this key: add the domain to the store (and the key), or call from an allowed one`);
   return store;
 }

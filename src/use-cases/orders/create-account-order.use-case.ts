@@ -61,7 +61,7 @@ export async function createAccountOrder(deps: Deps, caller: Caller, input: Crea
 
   let outcome;
   try {
-    const principal = { accountId: store.account_id, actor: caller.actor, subjectId: caller.subjectId };
+    const principal = { accountId: store.account_id, actor: caller.actor, subjectId: caller.subjectId, apiKeyId: caller.credential === 'secret_key' ? caller.subjectId : null };
     outcome = await createOrder(deps, { body, principal, ip: null, idempotencyKey: input.idempotency_key }, {});
   } catch (error) {
     throw error instanceof AppError ? renamed(error) : error;

@@ -46,6 +46,8 @@ export interface AccountCaller {
   actor: string;
   /** Rate-limit bucket: the key id or the token family id. */
   subjectId: string;
+  /** The secret key it is, when it is one: recorded on the order like a key's orders (issue 14). */
+  apiKeyId?: string | null;
 }
 
 export interface OrderRequest extends PresentedCredential {
@@ -81,6 +83,8 @@ interface Resolved {
   sandbox: boolean;
   actor: string;
   subjectId?: string;
+  /** The secret key behind an account caller, for the order's api_key_id. */
+  principalKeyId?: string | null;
 }
 
 const isSet = (v: unknown) => v !== undefined && v !== null && v !== '';
@@ -119,7 +123,7 @@ async function resolveCaller(deps: Deps, req: OrderRequest, trace: OrderTrace): 
     const productId = uuidField(req.body, 'product_id');
     const store = await activeStore(deps, storeId);
     if (!store || store.account_id !== principal.accountId) throw new AppError('not_found', 'Store not found', [{ field: 'store_id', message: 'Unknown store' }]);
-    return { mode: 2, store, productId, landingId: null, key: null, sandbox: false, actor: principal.actor, subjectId: principal.subjectId };
+    return { mode: 2, store, productId, landingId: null, key: null, sandbox: false, actor: principal.actor, subjectId: principal.subjectId, principalKeyId: principal.apiKeyId ?? null };
   }
   if (mode === 1) {
     const landingId = uuidField(req.body, 'landing_page_id');
@@ -285,7 +289,7 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
       store_id: r.store.id,
       product_id: r.productId,
       landing_page_id: r.landingId,
-      api_key_id: r.key?.id ?? null,
+      api_key_id: r.key?.id ?? r.principalKeyId ?? null,
       order_number: orderNumber,
       status: 'pending' as const,
       sandbox: r.sandbox ? 1 : 0,

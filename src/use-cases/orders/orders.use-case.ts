@@ -10,7 +10,12 @@ import { orderView } from './order-view.ts';
 export async function listOrderSummaries(deps: Pick<Deps, 'db'>, f: Omit<OrderFilter, 'status'> & { status?: string | undefined }) {
   if (f.status !== undefined && !ORDER_STATUSES.includes(f.status as OrderStatus)) throw fieldError('status', `status must be one of ${ORDER_STATUSES.join(', ')}`);
   if (!Number.isInteger(f.limit) || f.limit < 1 || f.limit > LIST_MAX_LIMIT) throw fieldError('limit', `limit must be 1 to ${LIST_MAX_LIMIT}`);
-  return (await listOrders(deps.db, { ...f, status: f.status as OrderStatus | undefined })).map(orderView);
+  return (await listOrders(deps.db, { ...f, status: f.status as OrderStatus | undefined })).map((o) => ({ ...orderView(o), review_reason: reviewReason(o) }));
+}
+
+/** Why an order waits for support, in words they can act on (null when it does not wait). */
+export function reviewReason(o: Pick<OrderRow, 'needs_review' | 'ciudad_input' | 'departamento_input'>): string | null {
+  return o.needs_review === 1 ? `the buyer's city "${o.ciudad_input}" (${o.departamento_input}) matched no catalog city with confidence: fix it with orders resolve-city` : null;
 }
 
 /** The order an id or a number names (with --store when several stores have that number). */
