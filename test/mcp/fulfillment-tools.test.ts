@@ -351,6 +351,24 @@ describe('fulfillment tools', () => {
   });
 
   describe('sync_fulfillment_status', () => {
+    test('a store with more open pushed orders than one call reads is read through page by page with next_cursor', async () => {
+      const storeId = await newStore('Muchos pedidos');
+      await ok(client, 'set_fulfillment_credentials', { store_id: storeId, api_token: SHOP_TOKEN });
+      const product = await newProduct(storeId);
+      // The default store policy pushes on creation; the batch sends them without a worker.
+      const ids: string[] = [];
+      for (let i = 0; i < 101; i++) ids.push(await confirmedOrder({ store: storeId, product }));
+      while ((await ok(client, 'push_confirmed_orders', { store_id: storeId, max_orders: 50 })).has_more);
+      const first = await ok(client, 'sync_fulfillment_status', { store_id: storeId });
+      assert.equal(first.checked, 100);
+      assert.equal(first.has_more, true);
+      const second = await ok(client, 'sync_fulfillment_status', { store_id: storeId, cursor: first.next_cursor });
+      assert.equal(second.checked, 1);
+      assert.equal(second.has_more, false);
+      assert.deepEqual([...first.orders, ...second.orders].map((o: { order_id: string }) => o.order_id).sort(), [...ids].sort(), 'every open order was read once');
+      await expectToolError(server.deps, client, 'sync_fulfillment_status', { store_id: storeId, cursor: 'no es un cursor' }, 'invalid_cursor', 'cursor');
+    });
+
     test('the platform’s EN_TRANSITO after GUIA_GENERADA moves the order to shipped with the tracking number; a second sync changes nothing', async () => {
       const orderId = await confirmedOrder();
       const { remote_id: remoteId } = await ok(client, 'push_order_to_fulfillment', { order_id: orderId });

@@ -234,7 +234,7 @@ export const confirmedUnpushed = (db: Db, storeId: string, review: boolean, limi
     .execute();
 
 /** A store's pushed, unfinished orders, optionally only some or those changed since a time (sync). */
-export const pushedOpenOrdersOfStore = (db: Db, storeId: string, f: { orderIds?: readonly string[] | undefined; updatedSince?: string | undefined; limit: number }) => {
+export const pushedOpenOrdersOfStore = (db: Db, storeId: string, f: { orderIds?: readonly string[] | undefined; updatedSince?: string | undefined; afterId?: string | undefined; limit: number }) => {
   let q = db
     .selectFrom('fulfillment_jobs as j')
     .innerJoin('orders as o', 'o.id', 'j.order_id')
@@ -246,5 +246,8 @@ export const pushedOpenOrdersOfStore = (db: Db, storeId: string, f: { orderIds?:
   else q = q.where('o.status', 'not in', ['delivered', 'returned', 'cancelled']);
   // Stored times are ISO strings in UTC with milliseconds: compare the same spelling of the instant.
   if (f.updatedSince) q = q.where('o.updated_at', '>=', new Date(f.updatedSince).toISOString());
-  return q.orderBy('o.updated_at').orderBy('o.id').limit(f.limit).execute();
+  // Pages by order id (time-ordered UUIDv7): a store with many open orders is read through to the
+  // end, page after page, instead of re-reading the same first ones.
+  if (f.afterId) q = q.where('o.id', '>', f.afterId);
+  return q.orderBy('o.id').limit(f.limit).execute();
 };

@@ -103,6 +103,7 @@ export const SyncFulfillmentStatusInput = v.strictObject({
   store_id: storeId,
   order_ids: v.optional(v.pipe(v.array(orderId), v.minLength(1, 'order_ids must not be empty'), v.maxLength(SYNC_MAX_ORDERS, `order_ids takes at most ${SYNC_MAX_ORDERS}`), v.description('Only these pushed orders.'))),
   updated_since: v.optional(v.pipe(v.string('updated_since must be a string'), v.isoTimestamp('updated_since must be an ISO-8601 timestamp such as 2026-11-24T00:00:00.000Z'), v.description('Only orders changed since then (ISO-8601).'))),
+  cursor: cursorInput,
 });
 
 export const SyncResult = v.object({
@@ -110,5 +111,6 @@ export const SyncResult = v.object({
   checked: v.number(),
   changed: v.number(),
   orders: v.array(v.object({ order_id: v.string(), order_number: v.number(), status: v.string(), platform_status: v.nullable(v.string()), tracking_number: v.nullable(v.string()), error: v.nullable(v.string()) })),
-  has_more: v.boolean(),
+  has_more: v.pipe(v.boolean(), v.description('More pushed orders to read: call again with next_cursor.')),
+  next_cursor: v.optional(v.string()),
 });

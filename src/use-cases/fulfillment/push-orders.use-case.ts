@@ -17,6 +17,7 @@ import { newId } from '../../ids.ts';
 import { FULFILLMENT_TOOL_WAIT_MS, PUSH_BATCH_DEFAULT, PUSH_BATCH_MAX, SYNC_MAX_ORDERS } from '../../limits.ts';
 import type { Caller } from '../caller.ts';
 import { notFoundIn, orderOf, storeOf } from '../tenancy.ts';
+import { decodeCursor, encodeCursor } from '../pagination.ts';
 import { buyerNotifier } from '../whatsapp/buyer-messages.ts';
 import { notConnected, platformFailure } from './connection.use-case.ts';
 import type { PushConfirmedOrdersInput, PushOrderInput, PushResult, SyncFulfillmentStatusInput, SyncResult } from './fulfillment.schemas.ts';
@@ -127,7 +128,8 @@ export async function syncFulfillmentStatus(deps: PushDeps, caller: Caller, inpu
   }
   if (!access) throw notConnected();
   const limit = SYNC_MAX_ORDERS;
-  const rows = await pushedOpenOrdersOfStore(deps.db, store.id, { orderIds: input.order_ids, updatedSince: input.updated_since, limit: limit + 1 });
+  const after = decodeCursor(input.cursor, 1)?.[0];
+  const rows = await pushedOpenOrdersOfStore(deps.db, store.id, { orderIds: input.order_ids, updatedSince: input.updated_since, afterId: after, limit: limit + 1 });
   const notify = buyerNotifier(deps);
   const orders: Out<typeof SyncResult>['orders'] = [];
   let changed = 0;
@@ -147,5 +149,6 @@ export async function syncFulfillmentStatus(deps: PushDeps, caller: Caller, inpu
     }
   }
   deps.nudge.whatsapp();
-  return { store_id: store.id, checked: orders.length, changed, orders, has_more: rows.length > limit };
+  const more = rows.length > limit;
+  return { store_id: store.id, checked: orders.length, changed, orders, has_more: more, ...(more ? { next_cursor: encodeCursor([rows[limit - 1]!.id]) } : {}) };
 }
