@@ -85,7 +85,11 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('POST /landing-pages with a slug another page has answers 409 naming slug and stores nothing', async () => {
-      failed(await storesNothing(server.deps, () => v1.post('/api/v1/landing-pages', { body: { product_id: shop.productId, slug: 'FAJA-PROMO' } })), 409, ['slug']);
+      // Its own page first, so the test stands alone; the slug is compared case-insensitively.
+      const own = ok(await v1.post('/api/v1/landing-pages', { body: { product_id: shop.productId, slug: 'taken-slug' } }), 201);
+      failed(await storesNothing(server.deps, () => v1.post('/api/v1/landing-pages', { body: { product_id: shop.productId, slug: 'TAKEN-SLUG' } })), 409, ['slug']);
+      // …and leaves nothing behind for the tests that list pages.
+      ok(await v1.delete('/api/v1/landing-pages/{landing_page_id}', { params: { landing_page_id: own.id } }));
     });
 
     test('POST /landing-pages with a slug that is not letters, digits and dashes and a bad colour answers 400 naming both and stores nothing', async () => {
