@@ -146,8 +146,10 @@ describe('account API Idempotency-Key', () => {
     });
 
     test('the answer of a key creation is not kept for a replay: its idempotency record holds no key', async () => {
-      const [record] = await rows(server.deps, 'select body from idempotency_records where key = ?', 'pub-1');
+      const created = ok(await v1.post('/api/v1/keys/publishable', { body: { store_id: shop.storeId, label: 'idem-record' }, headers: idem('pub-record') }), 201);
+      const [record] = await rows(server.deps, 'select body from idempotency_records where key = ?', 'pub-record');
       assert.equal(record?.body, '{}');
+      assert.ok(!JSON.stringify(record).includes(created.key));
     });
 
     test('POST /keys/secret retried with the same key answers 409 and creates no second key', async () => {
@@ -183,7 +185,8 @@ describe('account API Idempotency-Key', () => {
     });
 
     test('POST /orders with the header of another order and another buyer answers 400 naming idempotency_key, like every create, and stores nothing', async () => {
-      const answer = await storesNothing(server.deps, () => v1.post('/api/v1/orders', { body: order(), headers: idem('order-1') }));
+      ok(await v1.post('/api/v1/orders', { body: order(), headers: idem('order-other') }), 201);
+      const answer = await storesNothing(server.deps, () => v1.post('/api/v1/orders', { body: order(), headers: idem('order-other') }));
       failed(answer, 400, ['idempotency_key']);
     });
 
