@@ -45,6 +45,18 @@ describe('account API: landing pages and keys', () => {
       draftProduct = ok(await v1.post('/api/v1/products', { body: { store_id: bareStore, name: 'Gorra', packs: [] } }), 201).id;
     });
 
+    /** A fresh unpublished page of the shop's product, for a test that needs one: no test relies on another's page. */
+    let pages = 0;
+    const page = async (over: Record<string, unknown> = {}) =>
+      ok(
+        await v1.post('/api/v1/landing-pages', {
+          body: { product_id: shop.productId, slug: `pagina-${++pages}`, title: 'Faja en promoción', sections: SECTIONS, seo_title: 'Faja', seo_description: 'La mejor faja', theme: { primary_color: '#0a7d4f', font: 'serif' }, ...over },
+        }),
+        201,
+      ) as { id: string; slug: string };
+    /** Takes a page a test published off line again, so that the lists other tests read hold only theirs. */
+    const tidy = async (id: string) => void (await v1.delete(LANDING, { params: { landing_page_id: id } }).then(async (r) => (r.status === 409 ? v1.post(`${LANDING}/unpublish`, { params: { landing_page_id: id } }).then(() => v1.delete(LANDING, { params: { landing_page_id: id } })) : r)));
+
     test('POST /landing-pages creates an unpublished page with its sections, SEO and theme and answers 201', async () => {
       const data = ok(
         await v1.post('/api/v1/landing-pages', {
@@ -115,6 +127,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('GET /landing-pages/{landing_page_id} answers the stored page', async () => {
+      const landingId = (await page()).id;
       const data = ok(await v1.get(LANDING, { params: { landing_page_id: landingId } }));
       assert.equal(data.id, landingId);
       assert.deepEqual(data.sections, SECTIONS);
@@ -126,6 +139,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('PATCH /landing-pages/{landing_page_id} changes the fields sent and merges the theme', async () => {
+      const landingId = (await page()).id;
       const data = ok(await v1.patch(LANDING, { params: { landing_page_id: landingId }, body: { title: 'Faja 2x1', seo_title: '', theme: { font: 'rounded' } } }));
       assert.equal(data.title, 'Faja 2x1');
       const row = await landingRow(landingId);
@@ -133,11 +147,13 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('PATCH /landing-pages/{landing_page_id} to a slug another page has answers 409 naming slug and changes nothing', async () => {
+      const landingId = (await page()).id;
       const taken = (await landingRow(shop.landingId)).slug;
       failed(await storesNothing(server.deps, () => v1.patch(LANDING, { params: { landing_page_id: landingId }, body: { slug: taken } })), 409, ['slug']);
     });
 
     test('PATCH /landing-pages/{landing_page_id} to another account’s product answers the same 404 as an unknown product and changes nothing', async () => {
+      const landingId = (await page()).id;
       await sameNotFound(server.deps, (id) => v1.patch(LANDING, { params: { landing_page_id: landingId }, body: { product_id: id } }), foreign.productId, 'product_id');
     });
 
@@ -146,6 +162,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('PUT /landing-pages/{landing_page_id}/sections replaces the sections in order', async () => {
+      const landingId = (await page()).id;
       const next = [{ type: 'cta', heading: 'Pide ya' }, ...SECTIONS];
       const data = ok(await v1.put(`${LANDING}/sections`, { params: { landing_page_id: landingId }, body: { sections: next } }));
       assert.deepEqual(data.sections, next);
@@ -153,6 +170,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('PUT /landing-pages/{landing_page_id}/sections with an unknown section type or none answers 400 naming the field and changes nothing', async () => {
+      const landingId = (await page()).id;
       failed(await storesNothing(server.deps, () => v1.put(`${LANDING}/sections`, { params: { landing_page_id: landingId }, body: { sections: [{ type: 'video' }] } })), 400, ['sections.0.type']);
       failed(await storesNothing(server.deps, () => v1.put(`${LANDING}/sections`, { params: { landing_page_id: landingId }, body: { sections: [] } })), 400, ['sections']);
     });
@@ -162,11 +180,13 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('POST /landing-pages/{landing_page_id}/publish without a body publishes a ready page', async () => {
+      const landingId = (await page()).id;
       const data = ok(await v1.post(`${LANDING}/publish`, { params: { landing_page_id: landingId } }));
       assert.equal(data.published, true);
       const row = await landingRow(landingId);
       assert.equal(row.published, 1);
       assert.ok(row.published_at);
+      await tidy(landingId);
     });
 
     test('POST /landing-pages/{landing_page_id}/publish of a page that is not ready answers 409 with the problems and changes nothing', async () => {
@@ -174,6 +194,7 @@ describe('account API: landing pages and keys', () => {
       const answer = await storesNothing(server.deps, () => v1.post(`${LANDING}/publish`, { params: { landing_page_id: page.id }, body: {} }));
       failed(answer, 409, ['product_id', 'product_id', 'store_id']);
       assert.equal((await landingRow(page.id)).published, 0);
+      await tidy(page.id);
     });
 
     test('POST /landing-pages/{landing_page_id}/publish of another account’s page answers the same 404 as an unknown one', async () => {
@@ -181,15 +202,21 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('DELETE /landing-pages/{landing_page_id} of a published page answers 409 and deletes nothing', async () => {
+      const landingId = (await page()).id;
+      ok(await v1.post(`${LANDING}/publish`, { params: { landing_page_id: landingId } }));
       failed(await storesNothing(server.deps, () => v1.delete(LANDING, { params: { landing_page_id: landingId } })), 409, ['landing_page_id']);
+      await tidy(landingId);
     });
 
     test('POST /landing-pages/{landing_page_id}/unpublish takes the page offline and keeps its content', async () => {
+      const landingId = (await page()).id;
+      ok(await v1.post(`${LANDING}/publish`, { params: { landing_page_id: landingId } }));
       const data = ok(await v1.post(`${LANDING}/unpublish`, { params: { landing_page_id: landingId } }));
       assert.equal(data.published, false);
       const row = await landingRow(landingId);
       assert.equal(row.published, 0);
-      assert.equal(JSON.parse(row.sections).length, 3);
+      assert.deepEqual(JSON.parse(row.sections), SECTIONS);
+      await tidy(landingId);
     });
 
     test('POST /landing-pages/{landing_page_id}/unpublish of another account’s page answers the same 404 and leaves it published', async () => {
@@ -198,18 +225,25 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('GET /landing-pages filters by store, product, status and a title or slug query from the query string', async () => {
+      // An account of its own: exactly its published page, one unpublished page and a draft product's page.
+      const own = await seedShop(server.deps);
+      const own1 = await V1Client.open(server, own.secretKey);
+      const unpublished = ok(await own1.post('/api/v1/landing-pages', { body: { product_id: own.productId, slug: `faja-2x1-${own.storeId.slice(-6)}`, title: 'Faja 2x1' } }), 201).id;
+      const draft = ok(await own1.post('/api/v1/products', { body: { store_id: own.storeId, name: 'Gorra', packs: [] } }), 201).id;
+      ok(await own1.post('/api/v1/landing-pages', { body: { product_id: draft, slug: `gorra-${own.storeId.slice(-6)}` } }), 201);
       const ids = (data: { items: { id: string }[] }) => data.items.map((l) => l.id);
-      const all = ok(await v1.get('/api/v1/landing-pages'));
-      const stored = await rows(server.deps, 'select l.id from landing_pages l join stores s on s.id = l.store_id where s.account_id = ? order by l.created_at desc, l.id desc', shop.accountId);
+      const all = ok(await own1.get('/api/v1/landing-pages'));
+      const stored = await rows(server.deps, 'select l.id from landing_pages l join stores s on s.id = l.store_id where s.account_id = ? order by l.created_at desc, l.id desc', own.accountId);
       assert.deepEqual(ids(all), stored.map((r) => r.id));
+      assert.equal(ids(all).length, 3);
       assert.ok(!ids(all).includes(foreign.landingId));
-      assert.deepEqual(ids(ok(await v1.get('/api/v1/landing-pages', { query: { status: 'published' } }))), [shop.landingId]);
-      assert.deepEqual(ids(ok(await v1.get('/api/v1/landing-pages', { query: { product_id: draftProduct } }))).length, 1);
-      assert.deepEqual(ids(ok(await v1.get('/api/v1/landing-pages', { query: { store_id: shop.storeId, status: 'unpublished' } }))), [landingId]);
-      assert.deepEqual(ids(ok(await v1.get('/api/v1/landing-pages', { query: { query: '2x1' } }))), [landingId]);
-      const first = ok(await v1.get('/api/v1/landing-pages', { query: { limit: 1 } }));
+      assert.deepEqual(ids(ok(await own1.get('/api/v1/landing-pages', { query: { status: 'published' } }))), [own.landingId]);
+      assert.deepEqual(ids(ok(await own1.get('/api/v1/landing-pages', { query: { product_id: draft } }))).length, 1);
+      assert.deepEqual(ids(ok(await own1.get('/api/v1/landing-pages', { query: { store_id: own.storeId, status: 'unpublished', product_id: own.productId } }))), [unpublished]);
+      assert.deepEqual(ids(ok(await own1.get('/api/v1/landing-pages', { query: { query: '2x1' } }))), [unpublished]);
+      const first = ok(await own1.get('/api/v1/landing-pages', { query: { limit: 1 } }));
       assert.equal(first.has_more, true);
-      const second = ok(await v1.get('/api/v1/landing-pages', { query: { limit: 100, cursor: first.next_cursor } }));
+      const second = ok(await own1.get('/api/v1/landing-pages', { query: { limit: 100, cursor: first.next_cursor } }));
       assert.deepEqual([...ids(first), ...ids(second)], ids(all));
     });
 
@@ -218,8 +252,9 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('DELETE /landing-pages/{landing_page_id} deletes an unpublished page and answers what it deleted', async () => {
+      const { id: landingId, slug } = await page();
       const data = ok(await v1.delete(LANDING, { params: { landing_page_id: landingId } }));
-      assert.deepEqual(data, { id: landingId, slug: 'faja-promo', deleted: true, orders_detached: 0 });
+      assert.deepEqual(data, { id: landingId, slug, deleted: true, orders_detached: 0 });
       assert.deepEqual(await rows(server.deps, 'select id from landing_pages where id = ?', landingId), []);
       failed(await v1.get(LANDING, { params: { landing_page_id: landingId } }), 404, ['landing_page_id']);
     });
@@ -242,6 +277,15 @@ describe('account API: landing pages and keys', () => {
   describe('keys', () => {
     let publishable = { id: '', key: '' };
     let secret = { id: '', key: '' };
+    /** Keys of their own for the tests that change or list keys: none relies on an earlier test's key. */
+    const newPublishable = async () => {
+      const d = ok(await v1.post('/api/v1/keys/publishable', { body: { store_id: shop.storeId, mode: 'test', allowed_domains: ['shop.example.com'], label: 'checkout' } }), 201);
+      return { id: d.id as string, key: d.key as string };
+    };
+    const newSecret = async () => {
+      const d = ok(await v1.post('/api/v1/keys/secret', { body: { store_id: shop.storeId, label: 'erp' } }), 201);
+      return { id: d.id as string, key: d.key as string };
+    };
 
     test('POST /keys/publishable creates a test key limited to a store domain and a product, shown once and stored as SHA-256', async () => {
       const data = ok(
@@ -286,6 +330,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('PATCH /keys/{key_id} renames a key and makes a publishable key follow the store domains again', async () => {
+      publishable = await newPublishable();
       const data = ok(await v1.patch(KEY, { params: { key_id: publishable.id }, body: { label: 'tienda', follow_store_domains: true } }));
       assert.equal(data.follows_store_domains, true);
       const row = await keyRow(publishable.id);
@@ -294,6 +339,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('PATCH /keys/{key_id} restricting a secret key to domains answers 400 naming key_id and changes nothing', async () => {
+      secret = await newSecret();
       failed(await storesNothing(server.deps, () => v1.patch(KEY, { params: { key_id: secret.id }, body: { allowed_domains: ['shop.example.com'] } })), 400, ['key_id']);
     });
 
@@ -302,6 +348,8 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('GET /keys lists masked keys filtered by store, type and mode, never a key or its hash', async () => {
+      publishable = await newPublishable();
+      secret = await newSecret();
       const all = await v1.get('/api/v1/keys', { query: { store_id: shop.storeId } });
       const data = ok(all);
       const stored = await rows(server.deps, 'select id, hash from api_keys where store_id = ? and revoked_at is null order by created_at desc, id desc', shop.storeId);
@@ -318,6 +366,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('POST /keys/{key_id}/revoke revokes at once: the revoked secret key answers 401 next', async () => {
+      secret = await newSecret();
       const data = ok(await v1.post(`${KEY}/revoke`, { params: { key_id: secret.id } }));
       assert.equal(data.active, false);
       assert.ok((await keyRow(secret.id)).revoked_at);
@@ -325,6 +374,8 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('POST /keys/{key_id}/revoke of a key already revoked answers 409 naming key_id and changes nothing', async () => {
+      secret = await newSecret();
+      ok(await v1.post(`${KEY}/revoke`, { params: { key_id: secret.id } }));
       failed(await storesNothing(server.deps, () => v1.post(`${KEY}/revoke`, { params: { key_id: secret.id } })), 409, ['key_id']);
     });
 
@@ -334,6 +385,8 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('GET /keys lists revoked keys only with include_revoked=true', async () => {
+      secret = await newSecret();
+      ok(await v1.post(`${KEY}/revoke`, { params: { key_id: secret.id } }));
       const without = ok(await v1.get('/api/v1/keys', { query: { type: 'secret' } }));
       assert.ok(!without.items.some((k: { id: string }) => k.id === secret.id));
       const withRevoked = ok(await v1.get('/api/v1/keys', { query: { type: 'secret', include_revoked: true } }));
@@ -348,6 +401,7 @@ describe('account API: landing pages and keys', () => {
     });
 
     test('a method the key routes do not have answers 405 with Allow and revokes nothing', async () => {
+      publishable = await newPublishable();
       const answer = await storesNothing(server.deps, () => v1.delete(KEY, { params: { key_id: publishable.id } }));
       failed(answer, 405);
       assert.equal(answer.headers.get('allow'), 'PATCH');
