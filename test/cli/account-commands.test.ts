@@ -52,7 +52,12 @@ describe('products', () => {
     assert.equal(one('SELECT status FROM products WHERE id = ?', productId)?.status, 'active');
   });
 
+  /** A product of its own with a 1x/2x ladder, for a test that changes or prices one. */
+  const ladderProduct = async () =>
+    (await cliJson(tmp.file, ['products', 'create', '--store', shop.storeId, '--name', 'Faja propia', '--pack', '1x:80000', '--pack', '2x:150000'])).json.id as string;
+
   test('products packs set replaces the ladder from --pack specs, a bare quantity code included', async () => {
+    const productId = await ladderProduct();
     await cliJson(tmp.file, ['products', 'packs', 'set', productId, '--pack', '2:150000', '--pack', '1X:80000']);
     assert.deepEqual(all('SELECT code, price_minor FROM product_packs WHERE product_id = ? ORDER BY position', productId), [
       { code: '2x', price_minor: 15_000_000 },
@@ -79,6 +84,7 @@ describe('products', () => {
   });
 
   test('products stock set and products quote take their numbers as options', async () => {
+    const productId = await ladderProduct();
     const stock = await cliJson(tmp.file, ['products', 'stock', 'set', productId, '--quantity', '12', '--reason', 'restock']);
     assert.equal(stock.json.stock, 12);
     assert.deepEqual(one('SELECT stock, stock_note FROM products WHERE id = ?', productId), { stock: 12, stock_note: 'restock' });
@@ -162,6 +168,7 @@ describe('keys', () => {
   });
 
   test('keys list --include-revoked true lists revoked keys, and --include-revoked false or no flag does not', async () => {
+    const keyId = (await cliJson(tmp.file, ['keys', 'create-publishable', shop.storeId, '--mode', 'test'])).json.id as string;
     await cliJson(tmp.file, ['keys', 'revoke', keyId]);
     const listed = async (...extra: string[]) => ((await cliJson(tmp.file, ['keys', 'list', '--store', shop.storeId, ...extra])).json as { id: string }[]).map((k) => k.id);
     assert.ok((await listed('--include-revoked', 'true')).includes(keyId));
