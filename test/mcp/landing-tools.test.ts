@@ -77,11 +77,13 @@ describe('landing page tools', () => {
     });
 
     test('list_landing_pages filters by status, store, product and a title or slug query', async () => {
+      // Its own unpublished page, so the test stands alone (the shop's landing is the published one).
+      await ok(client, 'create_landing_page', { store_id: shop.storeId, product_id: shop.productId, slug: 'liquidacion-verano', title: 'Liquidación de verano' });
       const published = await ok(client, 'list_landing_pages', { status: 'published', limit: 100 });
       assert.ok(published.items.length > 0 && published.items.every((l: { published: boolean }) => l.published));
       const unpublished = await ok(client, 'list_landing_pages', { status: 'unpublished', limit: 100 });
       assert.ok(unpublished.items.length > 0 && unpublished.items.every((l: { published: boolean }) => !l.published));
-      assert.deepEqual((await ok(client, 'list_landing_pages', { query: 'INVIERNO' })).items.map((l: { title: string }) => l.title), ['Oferta de invierno']);
+      assert.deepEqual((await ok(client, 'list_landing_pages', { query: 'VERANO' })).items.map((l: { title: string }) => l.title), ['Liquidación de verano']);
       const byProduct = await ok(client, 'list_landing_pages', { product_id: shop.productId, store_id: shop.storeId, limit: 100 });
       assert.ok(byProduct.items.every((l: { product_id: string }) => l.product_id === shop.productId));
     });
