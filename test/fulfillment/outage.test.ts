@@ -87,8 +87,8 @@ test('a platform down for longer than ten tries used to last comes back: every o
 test('a try whose answer was lost looks the order up first, and the look-up that finds nothing plus the create are one try', async () => {
   const requests = requestLog();
   // Every create is accepted but answered too late: the outcome of each first try is unknown.
-  const sim = await startSimulator({ timeoutRate: 1, lateMs: 300, log: requests.log });
-  const server = await startServer({ ...OPEN_LIMITS, fulfillmentUrl: sim.url, fulfillmentBackoffMs: 10, fulfillmentBackoffMaxMs: 50, fulfillmentTimeoutMs: 100 });
+  const sim = await startSimulator({ timeoutRate: 1, lateMs: 1_200, log: requests.log });
+  const server = await startServer({ ...OPEN_LIMITS, fulfillmentUrl: sim.url, fulfillmentBackoffMs: 10, fulfillmentBackoffMaxMs: 50, fulfillmentTimeoutMs: 400 });
   const worker = startPushWorker(server.deps)!;
   try {
     const shop = await seedShop(server.deps);
