@@ -32,22 +32,25 @@ describe('account API: stores and products', () => {
     rows(server.deps, 'select code, units, price_minor, compare_at_price_minor, min_price_minor, label, is_default, position from product_packs where product_id = ? order by position', id);
 
   /** An order through POST /api/v1/orders, priced from the pack. */
-  async function order(storeId: string, productId: string, pack = '1x') {
-    return ok(await v1.post('/api/v1/orders', { body: { store_id: storeId, product_id: productId, pack, buyer: buyer({ telefono: nextPhone() }), idempotency_key: `sp-${++orderSeq}` } }), 201);
+  async function order(storeId: string, productId: string, client = v1) {
+    return ok(await client.post('/api/v1/orders', { body: { store_id: storeId, product_id: productId, pack: '1x', buyer: buyer({ telefono: nextPhone() }), idempotency_key: `sp-${++orderSeq}` } }), 201);
+  }
+
+  /** An account of its own (seedShop's store, product, published page and keys), for a test that reads back counts or whole lists. */
+  async function ownAccount(): Promise<{ shop: Shop; v1: V1Client }> {
+    const own = await seedShop(server.deps);
+    return { shop: own, v1: v1.as(own.secretKey) };
   }
 
   /** The unknown id and the other account's id answer the same bytes. */
   describe('stores', () => {
-    let storeId = '';
+    const STORE_BODY = { name: ' Tienda Bogotá ', country: 'co', domains: ['Shop.Example.COM', '*.brand.example', 'shop.example.com'], support_phone: '300 123 4567', order_prefix: 'td-', max_discount_pct: 20 };
+    /** A fresh store as the create test makes it, for a test that changes one. */
+    const newStore = async (client = v1): Promise<string> => ok(await client.post('/api/v1/stores', { body: STORE_BODY }), 201).id;
 
     test('POST /stores creates a store with the country defaults and normalized values and answers 201 with it', async () => {
-      const data = ok(
-        await v1.post('/api/v1/stores', {
-          body: { name: ' Tienda Bogotá ', country: 'co', domains: ['Shop.Example.COM', '*.brand.example', 'shop.example.com'], support_phone: '300 123 4567', order_prefix: 'td-', max_discount_pct: 20 },
-        }),
-        201,
-      );
-      storeId = data.id;
+      const data = ok(await v1.post('/api/v1/stores', { body: STORE_BODY }), 201);
+      const storeId = data.id;
       assert.equal(data.account_id, shop.accountId);
       assert.equal(data.status, 'active');
       assert.deepEqual(data.counts, { products: 0, landing_pages: 0, published_landing_pages: 0, active_keys: 0, orders: 0 });
@@ -104,9 +107,10 @@ describe('account API: stores and products', () => {
     });
 
     test('GET /stores/{store_id} answers the stored store with its counts', async () => {
-      const data = ok(await v1.get(STORE, { params: { store_id: shop.storeId } }));
-      assert.equal(data.id, shop.storeId);
-      assert.equal(data.name, (await storeRow(shop.storeId)).name);
+      const own = await ownAccount();
+      const data = ok(await own.v1.get(STORE, { params: { store_id: own.shop.storeId } }));
+      assert.equal(data.id, own.shop.storeId);
+      assert.equal(data.name, (await storeRow(own.shop.storeId)).name);
       assert.deepEqual(data.counts, { products: 1, landing_pages: 1, published_landing_pages: 1, active_keys: 3, orders: 0 });
     });
 
@@ -124,6 +128,7 @@ describe('account API: stores and products', () => {
     });
 
     test('PATCH /stores/{store_id} changes only the fields sent and "" clears the order prefix', async () => {
+      const storeId = await newStore();
       const before_ = await storeRow(storeId);
       const data = ok(await v1.patch(STORE, { params: { store_id: storeId }, body: { name: 'Tienda Medellín', order_prefix: '', timezone: 'America/Bogota' } }));
       assert.equal(data.name, 'Tienda Medellín');
@@ -136,6 +141,7 @@ describe('account API: stores and products', () => {
     });
 
     test('PATCH /stores/{store_id} with a discount out of range answers 400 naming max_discount_pct and changes nothing', async () => {
+      const storeId = await newStore();
       failed(await storesNothing(server.deps, () => v1.patch(STORE, { params: { store_id: storeId }, body: { max_discount_pct: 101 } })), 400, ['max_discount_pct']);
     });
 
@@ -144,13 +150,15 @@ describe('account API: stores and products', () => {
     });
 
     test('PATCH /stores/{store_id} moving a store with orders to another country answers 409 naming country and changes nothing', async () => {
-      await order(shop.storeId, shop.productId);
-      const answer = await storesNothing(server.deps, () => v1.patch(STORE, { params: { store_id: shop.storeId }, body: { country: 'MX' } }));
+      const own = await ownAccount();
+      await order(own.shop.storeId, own.shop.productId, own.v1);
+      const answer = await storesNothing(server.deps, () => own.v1.patch(STORE, { params: { store_id: own.shop.storeId }, body: { country: 'MX' } }));
       failed(answer, 409, ['country']);
-      assert.equal((await storeRow(shop.storeId)).country, 'CO');
+      assert.equal((await storeRow(own.shop.storeId)).country, 'CO');
     });
 
     test('POST /stores/{store_id}/domains adds a normalized host once and answers the store', async () => {
+      const storeId = await newStore();
       const data = ok(await v1.post(`${STORE}/domains`, { params: { store_id: storeId }, body: { domain: 'Checkout.Example.COM.' } }));
       const expected = ['shop.example.com', '*.brand.example', 'checkout.example.com'];
       assert.deepEqual(data.domains, expected);
@@ -160,20 +168,24 @@ describe('account API: stores and products', () => {
     });
 
     test('POST /stores/{store_id}/domains with a URL instead of a host answers 400 naming domain and stores nothing', async () => {
+      const storeId = await newStore();
       failed(await storesNothing(server.deps, () => v1.post(`${STORE}/domains`, { params: { store_id: storeId }, body: { domain: 'https://shop.example.com/checkout' } })), 400, ['domain']);
     });
 
     test('DELETE /stores/{store_id}/domains/{domain} removes an encoded wildcard host and answers the store', async () => {
+      const storeId = await newStore();
       const data = ok(await v1.delete(`${STORE}/domains/{domain}`, { params: { store_id: storeId, domain: '*.brand.example' } }));
-      assert.deepEqual(data.domains, ['shop.example.com', 'checkout.example.com']);
+      assert.deepEqual(data.domains, ['shop.example.com']);
       assert.deepEqual(JSON.parse((await storeRow(storeId)).allowed_domains), data.domains);
     });
 
     test('DELETE /stores/{store_id}/domains/{domain} of a host the store does not allow answers 404 naming domain', async () => {
+      const storeId = await newStore();
       failed(await storesNothing(server.deps, () => v1.delete(`${STORE}/domains/{domain}`, { params: { store_id: storeId, domain: 'nope.example.com' } })), 404, ['domain']);
     });
 
     test('DELETE /stores/{store_id}/domains/{domain} with a percent sign in the host (sent as %25) answers 400 naming domain and changes nothing', async () => {
+      const storeId = await newStore();
       failed(await storesNothing(server.deps, () => v1.delete(`${STORE}/domains/{domain}`, { params: { store_id: storeId, domain: '100%.example.com' } })), 400, ['domain']);
     });
 
@@ -182,6 +194,7 @@ describe('account API: stores and products', () => {
     });
 
     test('POST /stores/{store_id}/archive without a body archives the store, unpublishes its pages and revokes its publishable keys', async () => {
+      const storeId = await newStore();
       const product = ok(await v1.post('/api/v1/products', { body: { store_id: storeId, name: 'Faja', status: 'active', packs: [{ quantity: 1, price: 90000 }] } }), 201);
       const landing = ok(await v1.post('/api/v1/landing-pages', { body: { product_id: product.id, slug: `cierre-${storeId.slice(-6)}`, publish: true } }), 201);
       const key = ok(await v1.post('/api/v1/keys/publishable', { body: { store_id: storeId } }), 201);
@@ -199,6 +212,8 @@ describe('account API: stores and products', () => {
     });
 
     test('POST /stores/{store_id}/archive of an archived store answers it unchanged', async () => {
+      const storeId = await newStore();
+      ok(await v1.post(`${STORE}/archive`, { params: { store_id: storeId } }));
       const before_ = await storeRow(storeId);
       const data = ok(await storesNothing(server.deps, () => v1.post(`${STORE}/archive`, { params: { store_id: storeId }, body: { reason: 'again' } })));
       assert.equal(data.archived_at, before_.archived_at);
@@ -210,25 +225,33 @@ describe('account API: stores and products', () => {
     });
 
     test('GET /stores filters by status and country from the query string and never lists another account’s store', async () => {
-      const all = ok(await v1.get('/api/v1/stores'));
+      // An account of its own: its seeded Colombian store, an archived Colombian store and an active Mexican one.
+      const own = await ownAccount();
+      const storeId = await newStore(own.v1);
+      ok(await own.v1.post(`${STORE}/archive`, { params: { store_id: storeId } }));
+      ok(await own.v1.post('/api/v1/stores', { body: { name: 'Tienda MX', country: 'MX' } }), 201);
+      const all = ok(await own.v1.get('/api/v1/stores'));
       assert.ok(!all.items.some((s: { id: string }) => s.id === foreign.storeId));
-      const stored = await rows(server.deps, 'select id from stores where account_id = ? order by created_at desc, id desc', shop.accountId);
+      const stored = await rows(server.deps, 'select id from stores where account_id = ? order by created_at desc, id desc', own.shop.accountId);
       assert.deepEqual(all.items.map((s: { id: string }) => s.id), stored.map((s) => s.id), 'newest first');
-      const archived = ok(await v1.get('/api/v1/stores', { query: { status: 'archived' } }));
+      assert.equal(stored.length, 3);
+      const archived = ok(await own.v1.get('/api/v1/stores', { query: { status: 'archived' } }));
       assert.deepEqual(archived.items.map((s: { id: string }) => s.id), [storeId]);
-      const colombian = ok(await v1.get('/api/v1/stores', { query: { country: 'co', status: 'active' } }));
-      assert.deepEqual(colombian.items.map((s: { id: string }) => s.id), [shop.storeId]);
+      const colombian = ok(await own.v1.get('/api/v1/stores', { query: { country: 'co', status: 'active' } }));
+      assert.deepEqual(colombian.items.map((s: { id: string }) => s.id), [own.shop.storeId]);
     });
 
     test('GET /stores pages with limit and next_cursor through every store exactly once', async () => {
-      for (const country of ['MX', 'PE', 'CL']) ok(await v1.post('/api/v1/stores', { body: { name: `Tienda ${country}`, country } }), 201);
-      const all = ok(await v1.get('/api/v1/stores'));
+      // An account of its own with five stores: pages of 2, 2 and 1.
+      const own = await ownAccount();
+      for (const country of ['CO', 'MX', 'PE', 'CL']) ok(await own.v1.post('/api/v1/stores', { body: { name: `Tienda ${country}`, country } }), 201);
+      const all = ok(await own.v1.get('/api/v1/stores'));
       assert.equal(all.has_more, false);
       assert.equal(all.next_cursor, undefined);
       const seen: string[] = [];
       let cursor: string | undefined;
       do {
-        const page = ok(await v1.get('/api/v1/stores', { query: { limit: 2, ...(cursor && { cursor }) } }));
+        const page = ok(await own.v1.get('/api/v1/stores', { query: { limit: 2, ...(cursor && { cursor }) } }));
         assert.ok(page.items.length <= 2);
         assert.equal(page.has_more, page.next_cursor !== undefined);
         seen.push(...page.items.map((s: { id: string }) => s.id));
@@ -255,30 +278,38 @@ describe('account API: stores and products', () => {
   });
 
   describe('products', () => {
-    let productId = '';
-    let twinId = '';
+    const FAJA = {
+      name: 'Faja reductora',
+      sku: 'FAJA-1',
+      description: 'Faja de compresión',
+      images: [{ url: 'https://img.example.com/faja.jpg', alt: 'Faja' }],
+      stock: 10,
+      price_floor: 40000,
+      status: 'active',
+      packs: [
+        { quantity: 1, price: 89900 },
+        { quantity: 2, price: 159900, compare_at_price: 179800, min_price: 150000, label: 'Más vendido', is_default: true },
+      ],
+    };
+    /** The ladder the replace test sets: 3x first, 1x the default. */
+    const LADDER = [{ quantity: 3, price: 219900, label: 'Ahorro' }, { quantity: 1, price: 89900, is_default: true }];
+
+    /** A fresh product as the create test makes it, in a store of its own unless one is given (its SKU is unique per store). */
+    async function faja(on: { client?: V1Client; storeId?: string } = {}): Promise<{ id: string; storeId: string }> {
+      const client = on.client ?? v1;
+      const storeId = on.storeId ?? ok(await client.post('/api/v1/stores', { body: { name: 'Tienda', country: 'CO' } }), 201).id;
+      return { id: ok(await client.post('/api/v1/products', { body: { store_id: storeId, ...FAJA } }), 201).id, storeId };
+    }
+    /** A fresh product whose ladder is LADDER. */
+    async function fajaOnLadder(): Promise<{ id: string; storeId: string }> {
+      const made = await faja();
+      ok(await v1.put(`${PRODUCT}/packs`, { params: { product_id: made.id }, body: { packs: LADDER } }));
+      return made;
+    }
 
     test('POST /products creates an active product with its packs in minor units and answers 201 with them in major units', async () => {
-      const data = ok(
-        await v1.post('/api/v1/products', {
-          body: {
-            store_id: shop.storeId,
-            name: 'Faja reductora',
-            sku: 'FAJA-1',
-            description: 'Faja de compresión',
-            images: [{ url: 'https://img.example.com/faja.jpg', alt: 'Faja' }],
-            stock: 10,
-            price_floor: 40000,
-            status: 'active',
-            packs: [
-              { quantity: 1, price: 89900 },
-              { quantity: 2, price: 159900, compare_at_price: 179800, min_price: 150000, label: 'Más vendido', is_default: true },
-            ],
-          },
-        }),
-        201,
-      );
-      productId = data.id;
+      const data = ok(await v1.post('/api/v1/products', { body: { store_id: shop.storeId, ...FAJA } }), 201);
+      const productId = data.id;
       assert.equal(data.default_pack, '2x');
       assert.deepEqual(data.packs.map((p: { code: string; price: number }) => [p.code, p.price]), [
         ['1x', 89900],
@@ -308,7 +339,8 @@ describe('account API: stores and products', () => {
     });
 
     test('POST /products with a SKU the store already has answers 409 naming sku and stores nothing', async () => {
-      failed(await storesNothing(server.deps, () => v1.post('/api/v1/products', { body: { store_id: shop.storeId, name: 'Otra', sku: 'FAJA-1' } })), 409, ['sku']);
+      const { storeId } = await faja();
+      failed(await storesNothing(server.deps, () => v1.post('/api/v1/products', { body: { store_id: storeId, name: 'Otra', sku: 'FAJA-1' } })), 409, ['sku']);
     });
 
     test('POST /products into another account’s store answers the same 404 as an unknown store and stores nothing', async () => {
@@ -316,11 +348,12 @@ describe('account API: stores and products', () => {
     });
 
     test('GET /products/{product_id} answers the stored product with its packs and landing counts', async () => {
-      const data = ok(await v1.get(PRODUCT, { params: { product_id: shop.productId } }));
-      assert.equal(data.id, shop.productId);
-      assert.equal(data.store_id, shop.storeId);
+      const own = await ownAccount();
+      const data = ok(await own.v1.get(PRODUCT, { params: { product_id: own.shop.productId } }));
+      assert.equal(data.id, own.shop.productId);
+      assert.equal(data.store_id, own.shop.storeId);
       assert.deepEqual(data.landing_pages, { total: 1, published: 1 });
-      assert.deepEqual(data.packs.map((p: { code: string }) => p.code), (await packRows(shop.productId)).map((p) => p.code));
+      assert.deepEqual(data.packs.map((p: { code: string }) => p.code), (await packRows(own.shop.productId)).map((p) => p.code));
     });
 
     test('GET /products/{product_id} of an unknown and of another account’s product answer the same 404', async () => {
@@ -328,6 +361,7 @@ describe('account API: stores and products', () => {
     });
 
     test('PATCH /products/{product_id} changes the fields sent, replaces the images and "" clears the SKU', async () => {
+      const productId = (await faja()).id;
       const data = ok(await v1.patch(PRODUCT, { params: { product_id: productId }, body: { name: 'Faja premium', images: [], sku: '' } }));
       assert.equal(data.name, 'Faja premium');
       const row = await productRow(productId);
@@ -336,14 +370,17 @@ describe('account API: stores and products', () => {
       assert.equal(row.images, '[]');
       assert.equal(row.description, 'Faja de compresión');
       ok(await v1.patch(PRODUCT, { params: { product_id: productId }, body: { sku: 'FAJA-1' } }));
+      assert.equal((await productRow(productId)).sku, 'FAJA-1', 'a cleared SKU can be set again');
     });
 
     test('PATCH /products/{product_id} to a SKU another product of the store has answers 409 and changes nothing', async () => {
-      await v1.patch(PRODUCT, { params: { product_id: shop.productId }, body: { sku: 'SEED-1' } });
+      const { id: productId, storeId } = await faja();
+      ok(await v1.post('/api/v1/products', { body: { store_id: storeId, name: 'Faja', sku: 'SEED-1' } }), 201);
       failed(await storesNothing(server.deps, () => v1.patch(PRODUCT, { params: { product_id: productId }, body: { sku: 'SEED-1' } })), 409, ['sku']);
     });
 
     test('PATCH /products/{product_id} to status archived answers 400 naming status and changes nothing', async () => {
+      const productId = (await faja()).id;
       failed(await storesNothing(server.deps, () => v1.patch(PRODUCT, { params: { product_id: productId }, body: { status: 'archived' } })), 400, ['status']);
     });
 
@@ -352,6 +389,7 @@ describe('account API: stores and products', () => {
     });
 
     test('PUT /products/{product_id}/stock sets the units on hand with the reason', async () => {
+      const productId = (await faja()).id;
       const data = ok(await v1.put(`${PRODUCT}/stock`, { params: { product_id: productId }, body: { quantity: 7, reason: 'restock' } }));
       assert.equal(data.stock, 7);
       const row = await productRow(productId);
@@ -360,14 +398,16 @@ describe('account API: stores and products', () => {
     });
 
     test('PUT /products/{product_id}/stock with a fractional quantity answers 400 naming quantity and changes nothing', async () => {
+      const productId = (await faja()).id;
       failed(await storesNothing(server.deps, () => v1.put(`${PRODUCT}/stock`, { params: { product_id: productId }, body: { quantity: 1.5 } })), 400, ['quantity']);
     });
 
     test('PUT /products/{product_id}/packs replaces the whole ladder in the order given', async () => {
+      const productId = (await faja()).id;
       const data = ok(
         await v1.put(`${PRODUCT}/packs`, {
           params: { product_id: productId },
-          body: { packs: [{ quantity: 3, price: 219900, label: 'Ahorro' }, { quantity: 1, price: 89900, is_default: true }] },
+          body: { packs: LADDER },
         }),
       );
       assert.deepEqual(data.packs.map((p: { code: string }) => p.code), ['3x', '1x']);
@@ -378,6 +418,7 @@ describe('account API: stores and products', () => {
     });
 
     test('PUT /products/{product_id}/packs with two packs of one quantity answers 400 naming the second and changes nothing', async () => {
+      const productId = (await faja()).id;
       const answer = await storesNothing(server.deps, () =>
         v1.put(`${PRODUCT}/packs`, { params: { product_id: productId }, body: { packs: [{ quantity: 1, price: 90000 }, { quantity: 1, price: 95000 }] } }),
       );
@@ -385,12 +426,13 @@ describe('account API: stores and products', () => {
     });
 
     test('PUT /products/{product_id}/packs with an empty ladder answers 400 naming packs and changes nothing', async () => {
+      const productId = (await faja()).id;
       failed(await storesNothing(server.deps, () => v1.put(`${PRODUCT}/packs`, { params: { product_id: productId }, body: { packs: [] } })), 400, ['packs']);
     });
 
     test('PUT /products/{product_id}/packs with a form body answers 415 and changes nothing', async () => {
       const answer = await storesNothing(server.deps, () =>
-        v1.put(`${PRODUCT}/packs`, { params: { product_id: productId }, raw: 'packs=1x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+        v1.put(`${PRODUCT}/packs`, { params: { product_id: shop.productId }, raw: 'packs=1x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
       );
       failed(answer, 415);
     });
@@ -400,24 +442,27 @@ describe('account API: stores and products', () => {
     });
 
     test('POST /pack-prices reprices packs of two products in one call', async () => {
+      const { id: productId, storeId } = await fajaOnLadder();
+      const otherId = ok(await v1.post('/api/v1/products', { body: { store_id: storeId, name: 'Faja', status: 'active', packs: [{ quantity: 1, price: 100000 }, { quantity: 2, price: 180000 }] } }), 201).id;
       const data = ok(
         await v1.post('/api/v1/pack-prices', {
           body: {
             updates: [
               { product_id: productId, quantity: 1, price: 95000, compare_at_price: 120000 },
-              { product_id: shop.productId, quantity: 2, price: 185000 },
+              { product_id: otherId, quantity: 2, price: 185000 },
             ],
           },
         }),
       );
-      assert.deepEqual(data.products.map((p: { id: string }) => p.id).sort(), [productId, shop.productId].sort());
+      assert.deepEqual(data.products.map((p: { id: string }) => p.id).sort(), [productId, otherId].sort());
       assert.deepEqual((await packRows(productId)).find((p) => p.code === '1x'), {
         code: '1x', units: 1, price_minor: 9_500_000, compare_at_price_minor: 12_000_000, min_price_minor: null, label: null, is_default: 1, position: 1,
       });
-      assert.equal((await packRows(shop.productId)).find((p) => p.code === '2x')?.price_minor, 18_500_000);
+      assert.equal((await packRows(otherId)).find((p) => p.code === '2x')?.price_minor, 18_500_000);
     });
 
     test('POST /pack-prices with one price under the floor refuses the whole batch with 400 naming it and changes nothing', async () => {
+      const productId = (await fajaOnLadder()).id;
       const answer = await storesNothing(server.deps, () =>
         v1.post('/api/v1/pack-prices', {
           body: {
@@ -440,36 +485,42 @@ describe('account API: stores and products', () => {
     });
 
     test('PUT /products/{product_id}/price-floor sets the minimum unit price', async () => {
+      const productId = (await faja()).id;
       const data = ok(await v1.put(`${PRODUCT}/price-floor`, { params: { product_id: productId }, body: { min_unit_price: 60000 } }));
       assert.equal(data.price_floor, 60000);
       assert.equal((await productRow(productId)).min_unit_price_minor, 6_000_000);
     });
 
     test('PUT /products/{product_id}/price-floor above a pack answers 400 naming min_unit_price and changes nothing', async () => {
+      const productId = (await faja()).id;
       failed(await storesNothing(server.deps, () => v1.put(`${PRODUCT}/price-floor`, { params: { product_id: productId }, body: { min_unit_price: 80000 } })), 400, ['min_unit_price']);
     });
 
     test('GET /products/{product_id}/quote prices units as checkout would from the query string', async () => {
+      const productId = (await fajaOnLadder()).id;
       const data = ok(await v1.get(`${PRODUCT}/quote`, { params: { product_id: productId }, query: { quantity: 3 } }));
       assert.deepEqual(
         { pack: data.pack, multiplier: data.multiplier, unit_price: data.unit_price, total_price: data.total_price, floor_ok: data.floor_ok, orderable: data.orderable },
         { pack: '3x', multiplier: 1, unit_price: 219900, total_price: 219900, floor_ok: true, orderable: true },
       );
       const byPack = ok(await v1.get(`${PRODUCT}/quote`, { params: { product_id: productId }, query: { quantity: '2', pack: '1x' } }));
-      assert.deepEqual([byPack.pack, byPack.multiplier, byPack.total_price], ['1x', 2, 190000]);
+      assert.deepEqual([byPack.pack, byPack.multiplier, byPack.total_price], ['1x', 2, 179800]);
     });
 
     test('GET /products/{product_id}/quote without a quantity or with a pack the product lacks answers 400 naming the field', async () => {
+      const productId = (await fajaOnLadder()).id;
       failed(await v1.get(`${PRODUCT}/quote`, { params: { product_id: productId } }), 400, ['quantity']);
       failed(await v1.get(`${PRODUCT}/quote`, { params: { product_id: productId }, query: { quantity: 2, pack: '2x' } }), 400, ['pack']);
     });
 
     test('GET /price-floor-violations lists an order sold under a floor raised after it', async () => {
-      const cheap = ok(await v1.post('/api/v1/products', { body: { store_id: shop.storeId, name: 'Gorra', status: 'active', packs: [{ quantity: 1, price: 20000 }] } }), 201);
-      const sold = await order(shop.storeId, cheap.id);
-      ok(await v1.post('/api/v1/pack-prices', { body: { updates: [{ product_id: cheap.id, quantity: 1, price: 30000 }] } }));
-      ok(await v1.put(`${PRODUCT}/price-floor`, { params: { product_id: cheap.id }, body: { min_unit_price: 25000 } }));
-      const data = ok(await v1.get('/api/v1/price-floor-violations', { query: { store_id: shop.storeId, days: 7 } }));
+      const own = await ownAccount();
+      await order(own.shop.storeId, own.shop.productId, own.v1); // sold at its price: not listed
+      const cheap = ok(await own.v1.post('/api/v1/products', { body: { store_id: own.shop.storeId, name: 'Gorra', status: 'active', packs: [{ quantity: 1, price: 20000 }] } }), 201);
+      const sold = await order(own.shop.storeId, cheap.id, own.v1);
+      ok(await own.v1.post('/api/v1/pack-prices', { body: { updates: [{ product_id: cheap.id, quantity: 1, price: 30000 }] } }));
+      ok(await own.v1.put(`${PRODUCT}/price-floor`, { params: { product_id: cheap.id }, body: { min_unit_price: 25000 } }));
+      const data = ok(await own.v1.get('/api/v1/price-floor-violations', { query: { store_id: own.shop.storeId, days: 7 } }));
       assert.equal(data.currency, 'COP');
       assert.deepEqual(
         data.items.map((v: { order_id: string; product_id: string; total_price: number; floor_total: number }) => [v.order_id, v.product_id, v.total_price, v.floor_total]),
@@ -483,10 +534,11 @@ describe('account API: stores and products', () => {
     });
 
     test('POST /products/{product_id}/duplicate copies a product as a draft without its SKU into the same store', async () => {
+      const { id: productId, storeId } = await faja();
       const data = ok(await v1.post(`${PRODUCT}/duplicate`, { params: { product_id: productId }, body: {} }), 201);
-      twinId = data.id;
+      const twinId = data.id;
       const row = await productRow(twinId);
-      assert.deepEqual([row.store_id, row.name, row.sku, row.status, row.min_unit_price_minor], [shop.storeId, 'Faja premium (copia)', null, 'draft', 6_000_000]);
+      assert.deepEqual([row.store_id, row.name, row.sku, row.status, row.min_unit_price_minor], [storeId, 'Faja reductora (copia)', null, 'draft', 4_000_000]);
       assert.deepEqual(
         (await packRows(twinId)).map((p) => [p.code, p.price_minor]),
         (await packRows(productId)).map((p) => [p.code, p.price_minor]),
@@ -494,19 +546,22 @@ describe('account API: stores and products', () => {
     });
 
     test('POST /products/{product_id}/duplicate into another account’s store answers the same 404 as an unknown store and stores nothing', async () => {
+      const productId = (await faja()).id;
       await sameNotFound(server.deps, (id) => v1.post(`${PRODUCT}/duplicate`, { params: { product_id: productId }, body: { target_store_id: id } }), foreign.storeId, 'target_store_id');
     });
 
     test('POST /products/{product_id}/archive of a product a published page sells answers 409 naming unpublish_landings and changes nothing', async () => {
-      const answer = await storesNothing(server.deps, () => v1.post(`${PRODUCT}/archive`, { params: { product_id: shop.productId }, body: {} }));
+      const own = await ownAccount();
+      const answer = await storesNothing(server.deps, () => own.v1.post(`${PRODUCT}/archive`, { params: { product_id: own.shop.productId }, body: {} }));
       failed(answer, 409, ['unpublish_landings']);
     });
 
     test('POST /products/{product_id}/archive with unpublish_landings archives it and takes its pages offline', async () => {
-      const data = ok(await v1.post(`${PRODUCT}/archive`, { params: { product_id: shop.productId }, body: { unpublish_landings: true } }));
+      const own = await ownAccount();
+      const data = ok(await own.v1.post(`${PRODUCT}/archive`, { params: { product_id: own.shop.productId }, body: { unpublish_landings: true } }));
       assert.equal(data.status, 'archived');
-      assert.equal((await productRow(shop.productId)).status, 'archived');
-      const [page] = await rows(server.deps, 'select published from landing_pages where id = ?', shop.landingId);
+      assert.equal((await productRow(own.shop.productId)).status, 'archived');
+      const [page] = await rows(server.deps, 'select published from landing_pages where id = ?', own.shop.landingId);
       assert.equal(page?.published, 0);
     });
 
@@ -516,31 +571,41 @@ describe('account API: stores and products', () => {
     });
 
     test('GET /products filters by store, status, name or SKU query, linked and stock_below from the query string', async () => {
+      // An account of its own: its seeded product archived, FAJA-1 with 7 on hand, and FAJA-1's draft copy.
+      const own = await ownAccount();
+      const { id: productId } = await faja({ client: own.v1, storeId: own.shop.storeId });
+      ok(await own.v1.put(`${PRODUCT}/stock`, { params: { product_id: productId }, body: { quantity: 7 } }));
+      ok(await own.v1.post(`${PRODUCT}/archive`, { params: { product_id: own.shop.productId }, body: { unpublish_landings: true } }));
+      const twinId = ok(await own.v1.post(`${PRODUCT}/duplicate`, { params: { product_id: productId }, body: {} }), 201).id;
       const ids = (data: { items: { id: string }[] }) => data.items.map((p) => p.id);
-      const all = ok(await v1.get('/api/v1/products', { query: { store_id: shop.storeId } }));
-      const stored = await rows(server.deps, 'select id from products where store_id = ? order by created_at desc, id desc', shop.storeId);
+      const all = ok(await own.v1.get('/api/v1/products', { query: { store_id: own.shop.storeId } }));
+      const stored = await rows(server.deps, 'select id from products where store_id = ? order by created_at desc, id desc', own.shop.storeId);
       assert.deepEqual(ids(all), stored.map((r) => r.id));
-      assert.ok(!ids(ok(await v1.get('/api/v1/products'))).includes(foreign.productId));
-      assert.deepEqual(ids(ok(await v1.get('/api/v1/products', { query: { status: 'archived' } }))), [shop.productId]);
-      assert.deepEqual(ids(ok(await v1.get('/api/v1/products', { query: { status: 'draft', store_id: shop.storeId } }))), [twinId]);
-      assert.deepEqual(ids(ok(await v1.get('/api/v1/products', { query: { query: 'faja-1' } }))), [productId]);
-      assert.deepEqual(ids(ok(await v1.get('/api/v1/products', { query: { stock_below: 8 } }))), [productId]);
-      assert.deepEqual(ids(ok(await v1.get('/api/v1/products', { query: { linked: true } }))), []);
-      assert.equal(ok(await v1.get('/api/v1/products', { query: { linked: 'false', store_id: shop.storeId } })).items.length, stored.length);
+      assert.equal(stored.length, 3);
+      assert.ok(!ids(ok(await own.v1.get('/api/v1/products'))).includes(foreign.productId));
+      assert.deepEqual(ids(ok(await own.v1.get('/api/v1/products', { query: { status: 'archived' } }))), [own.shop.productId]);
+      assert.deepEqual(ids(ok(await own.v1.get('/api/v1/products', { query: { status: 'draft', store_id: own.shop.storeId } }))), [twinId]);
+      assert.deepEqual(ids(ok(await own.v1.get('/api/v1/products', { query: { query: 'faja-1' } }))), [productId]);
+      assert.deepEqual(ids(ok(await own.v1.get('/api/v1/products', { query: { stock_below: 8 } }))), [productId]);
+      assert.deepEqual(ids(ok(await own.v1.get('/api/v1/products', { query: { linked: true } }))), []);
+      assert.equal(ok(await own.v1.get('/api/v1/products', { query: { linked: 'false', store_id: own.shop.storeId } })).items.length, stored.length);
     });
 
     test('GET /products pages with limit and next_cursor through every product exactly once', async () => {
-      const all = ok(await v1.get('/api/v1/products', { query: { limit: 100 } }));
+      // An account of its own with four products.
+      const own = await ownAccount();
+      for (const name of ['Gorra', 'Bolso', 'Reloj']) ok(await own.v1.post('/api/v1/products', { body: { store_id: own.shop.storeId, name } }), 201);
+      const all = ok(await own.v1.get('/api/v1/products', { query: { limit: 100 } }));
       const seen: string[] = [];
       let cursor: string | undefined;
       do {
-        const page = ok(await v1.get('/api/v1/products', { query: { limit: 1, ...(cursor && { cursor }) } }));
+        const page = ok(await own.v1.get('/api/v1/products', { query: { limit: 1, ...(cursor && { cursor }) } }));
         assert.equal(page.items.length, 1);
         seen.push(page.items[0].id);
         cursor = page.next_cursor;
       } while (cursor);
       assert.deepEqual(seen, all.items.map((p: { id: string }) => p.id));
-      assert.ok(seen.length >= 4);
+      assert.equal(seen.length, 4);
     });
 
     test('GET /products of another account’s store answers the same 404 as an unknown store', async () => {
@@ -553,7 +618,7 @@ describe('account API: stores and products', () => {
     });
 
     test('a method the product routes do not have answers 405 with Allow and stores nothing', async () => {
-      const answer = await storesNothing(server.deps, () => v1.delete(PRODUCT, { params: { product_id: productId } }));
+      const answer = await storesNothing(server.deps, () => v1.delete(PRODUCT, { params: { product_id: shop.productId } }));
       failed(answer, 405);
       assert.deepEqual(answer.headers.get('allow')?.split(', ').sort(), ['GET', 'HEAD', 'PATCH']);
     });
