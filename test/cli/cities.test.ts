@@ -2,11 +2,12 @@
 // Catalog files are written next to the database so each test shows the exact lines it feeds in.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tempDbFile } from '../helpers/server.ts';
 import { cliFails, cliJson, readDb, withApp } from '../helpers/cli-expect.ts';
 import { runCli } from '../helpers/cli.ts';
+import { bundledSource, CITIES_DIR } from '../../src/use-cases/geo/load-bundled-catalogs.use-case.ts';
 
 const tmp = tempDbFile();
 after(() => tmp.cleanup());
@@ -269,8 +270,8 @@ test('cities list prints every catalog with its version, size, source and date, 
   assert.deepEqual(
     co.map((c: Record<string, unknown>) => [c.catalog, c.version, c.regions, c.cities, c.source]),
     [
-      ['fulfillment', 1, 33, 1122, 'bundled:data/cities/CO.json'],
-      ['official', 1, 33, 1122, 'bundled:data/cities/CO.json'],
+      ['fulfillment', 1, 33, 1122, bundledSource('CO', readFileSync(new URL('CO.json', CITIES_DIR)))],
+      ['official', 1, 33, 1122, bundledSource('CO', readFileSync(new URL('CO.json', CITIES_DIR)))],
     ],
   );
   assert.deepEqual(

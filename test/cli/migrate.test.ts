@@ -31,3 +31,42 @@ test('codrail migrate on a fresh file applies the migrations and loads the bundl
   assert.deepEqual(second, { database: tmp.file, migrations: [], catalogs: [] });
   assert.equal(readDb(tmp.file, (db) => (db.prepare("SELECT count(*) AS n FROM city_catalogs WHERE country = 'CO' AND catalog = 'fulfillment'").get() as { n: number }).n), stored.coCities);
 });
+
+test('codrail migrate refreshes a catalog loaded from an older bundle and leaves an imported one alone', async () => {
+  const db = tempDbFile();
+  try {
+    await cliJson(db.file, ['migrate']);
+    // As a database migrated by an older release: PY without the districts created since 2016, the
+    // source without a digest; CO replaced by the operator's own import.
+    const Database = (await import('better-sqlite3')).default;
+    const rw = new Database(db.file);
+    rw.prepare("DELETE FROM city_catalogs WHERE country = 'PY' AND city IN ('Nueva Asunción', 'Boquerón')").run();
+    rw.prepare("UPDATE catalog_versions SET source = 'bundled:data/cities/PY.json' WHERE country = 'PY'").run();
+    rw.prepare("DELETE FROM city_catalogs WHERE country = 'CO' AND catalog = 'fulfillment' AND region = 'Amazonas'").run();
+    rw.prepare("UPDATE catalog_versions SET source = 'import:my-co.json' WHERE country = 'CO' AND catalog = 'fulfillment'").run();
+    rw.close();
+    const before = readDb(db.file, (d) => d.prepare("SELECT count(*) AS n FROM city_catalogs WHERE country = 'CO' AND catalog = 'fulfillment'").get() as { n: number }).n;
+
+    const again = (await cliJson(db.file, ['migrate'])).json;
+    assert.deepEqual(again.catalogs, ['PY:official', 'PY:fulfillment']);
+    const py = readDb(db.file, (d) => ({
+      versions: d.prepare("SELECT catalog, version, source FROM catalog_versions WHERE country = 'PY' ORDER BY catalog").all() as { catalog: string; version: number; source: string }[],
+      cities: (d.prepare("SELECT count(*) AS n FROM city_catalogs WHERE country = 'PY' AND catalog = 'fulfillment'").get() as { n: number }).n,
+      nueva: d.prepare("SELECT region, code FROM city_catalogs WHERE country = 'PY' AND catalog = 'fulfillment' AND city = 'Nueva Asunción'").get(),
+    }));
+    assert.equal(py.cities, 263);
+    assert.deepEqual(py.nueva, { region: 'Presidente Hayes', code: '1511' });
+    for (const v of py.versions) {
+      assert.equal(v.version, 2);
+      assert.match(v.source, /^bundled:data\/cities\/PY\.json#[0-9a-f]{12}$/);
+    }
+    const co = readDb(db.file, (d) => ({
+      source: (d.prepare("SELECT source FROM catalog_versions WHERE country = 'CO' AND catalog = 'fulfillment'").get() as { source: string }).source,
+      n: (d.prepare("SELECT count(*) AS n FROM city_catalogs WHERE country = 'CO' AND catalog = 'fulfillment'").get() as { n: number }).n,
+    }));
+    assert.deepEqual(co, { source: 'import:my-co.json', n: before });
+    assert.deepEqual((await cliJson(db.file, ['migrate'])).json.catalogs, []);
+  } finally {
+    db.cleanup();
+  }
+});

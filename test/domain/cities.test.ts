@@ -61,6 +61,12 @@ describe('fold and normalize', () => {
     assert.deepEqual(tokens('stadium'), ['stadium']);
   });
 
+  test('tokens read dotted initials as one word, so "D.M." and "DM" are the same', () => {
+    assert.deepEqual(tokens('D.M. Quito'), ['dm', 'quito']);
+    assert.deepEqual(tokens('Cartagena D.T. y C.'), ['cartagena', 'dtyc']);
+    assert.deepEqual(tokens('Gustavo A. Madero'), ['gustavo', 'a', 'madero']);
+  });
+
   test('stripFiller drops a kind-of-place prefix, a trailing D.C. and the country name, never the whole name', () => {
     assert.deepEqual(stripFiller(tokens('Municipio de Envigado')), ['envigado']);
     assert.deepEqual(stripFiller(tokens('Cantón Quevedo')), ['quevedo']);
@@ -69,6 +75,15 @@ describe('fold and normalize', () => {
     assert.deepEqual(stripFiller(tokens('Envigado Colombia')), ['envigado', 'colombia']);
     assert.deepEqual(stripFiller(tokens('Colombia'), 'CO'), ['colombia']);
     assert.deepEqual(stripFiller(tokens('Ciudad')), ['ciudad']);
+  });
+
+  test('stripFiller drops the kind of district a city is, before or after its name', () => {
+    assert.deepEqual(stripFiller(tokens('DM Quito')), ['quito']);
+    assert.deepEqual(stripFiller(tokens('Distrito Metropolitano de Quito')), ['quito']);
+    assert.deepEqual(stripFiller(tokens('Quito, D.M.')), ['quito']);
+    assert.deepEqual(stripFiller(tokens('Barranquilla D.E.I.P.')), ['barranquilla']);
+    assert.deepEqual(stripFiller(tokens('Santa Marta D.T.C.H.')), ['santa', 'marta']);
+    assert.deepEqual(stripFiller(tokens('Buenaventura Distrito Especial')), ['buenaventura']);
   });
 
   test('phonetic gives Spanish spellings that sound alike one key', () => {
@@ -139,9 +154,38 @@ describe('CityMatcher: confident matches', () => {
 
   test('a region often given for another one still finds the city there', () => {
     const overlapping = new CityMatcher(CATALOG, { country: 'CO', aliases: { ...ALIASES, overlaps: [['Cundinamarca', 'Bogotá, D.C.']] } });
-    assert.equal(where(overlapping.match('Cundinamarca', 'Chapinero')), 'Bogotá, D.C. / Bogotá, D.C.');
     assert.equal(where(overlapping.match('Cundinamarca', 'Bogotá')), 'Bogotá, D.C. / Bogotá, D.C.');
-    assert.equal(matcher.match('Cundinamarca', 'Chapinero').confident, false);
+    assert.equal(where(overlapping.match('Cundinamarca', 'Santafé de Bogotá')), 'Bogotá, D.C. / Bogotá, D.C.');
+  });
+
+  test('one dropped letter is one typo even where it changes how the letters around it sound', () => {
+    // "Cácres": c before r sounds k, in "Cáceres" it is s: two slips by sound, one by spelling.
+    const m = new CityMatcher([...CATALOG, { region: 'Antioquia', city: 'Cáceres', code: '05120' }, { region: 'Antioquia', city: 'Briceño', code: '05107' }]);
+    assert.equal(where(m.match('Antioquia', 'Cácres')), 'Cáceres / Antioquia');
+    assert.equal(where(m.match('Antioquia', 'Bricño')), 'Briceño / Antioquia');
+    assert.equal(m.match('Antioquia', 'Bricño').method, 'fuzzy');
+  });
+
+  test('a city written with the kind of district it is matches the city', () => {
+    assert.equal(where(decide('Magdalena', 'Santa Marta D.T.C.H.')), 'Santa Marta / Magdalena');
+    assert.equal(where(decide('Valle', 'Cali, Distrito Especial')), 'Santiago de Cali / Valle del Cauca');
+  });
+
+  test('a city given with the region it belonged to before is found where it is now', () => {
+    const ec = new CityMatcher(
+      [
+        { region: 'Santa Elena', city: 'Salinas', code: '2403' },
+        { region: 'Guayas', city: 'Guayaquil', code: '0901' },
+        { region: 'Bolívar', city: 'Guaranda', code: '0201' },
+      ],
+      { aliases: { places: { Bolívar: { Guaranda: ['Salinas'] } }, moved: { 'Santa Elena': { Salinas: ['Guayas'] } } } },
+    );
+    const d = ec.match('Guayas', 'Salinas');
+    assert.equal(where(d), 'Salinas / Santa Elena');
+    assert.match(d.reason, /belonged to Guayas/);
+    // Without the move, a parish of that name elsewhere makes it a review; in its own region it stays one.
+    assert.equal(new CityMatcher([{ region: 'Santa Elena', city: 'Salinas', code: '2403' }, { region: 'Guayas', city: 'Guayaquil', code: '0901' }, { region: 'Bolívar', city: 'Guaranda', code: '0201' }], { aliases: { places: { Bolívar: { Guaranda: ['Salinas'] } } } }).match('Guayas', 'Salinas').confident, false);
+    assert.equal(ec.match('Bolívar', 'Salinas').confident, false);
   });
 
   test('a city of the region is found by the first words of its name', () => {
@@ -289,6 +333,34 @@ describe('CityMatcher: review instead of a guess', () => {
     assert.equal(where(decide('', 'Barrancabermjea')), 'Barrancabermeja / Santander');
     assert.equal(decide('', 'Sohacha').confident, true);
     assert.equal(decide('', 'La Unon').confident, false);
+    // One letter dropped from a seven-letter name leaves six: still enough when one city is that close.
+    const py = new CityMatcher([
+      { region: 'Alto Paraná', city: 'Itakyry', code: '1013' },
+      { region: 'Central', city: 'Itauguá', code: '1106' },
+    ]);
+    assert.equal(where(py.match('', 'Itakry')), 'Itakyry / Alto Paraná');
+    assert.equal(decide('', 'Pasta').confident, false);
+  });
+
+  test('a neighbourhood of a region often given for another one is a review: barrio names repeat', () => {
+    const overlapping = new CityMatcher(CATALOG, { country: 'CO', aliases: { ...ALIASES, overlaps: [['Cundinamarca', 'Bogotá, D.C.']] } });
+    const d = overlapping.match('Cundinamarca', 'Chapinero');
+    assert.equal(d.confident, false);
+    assert.deepEqual(d.candidates?.map((c) => c.city), ['Bogotá, D.C.']);
+    assert.match(d.reason, /neighbourhood/);
+    assert.equal(matcher.match('Cundinamarca', 'Chapinero').confident, false);
+  });
+
+  test('a name that sounds like one city and is one letter from another is a review with both', () => {
+    const mx = new CityMatcher([
+      { region: 'Jalisco', city: 'Talpa de Allende', code: '14084' },
+      { region: 'Jalisco', city: 'Tapalpa', code: '14085' },
+    ]);
+    const d = mx.match('Jalisco', 'Taalpa');
+    assert.equal(d.confident, false);
+    assert.deepEqual(d.candidates?.map((c) => c.city).sort(), ['Talpa de Allende', 'Tapalpa']);
+    assert.equal(mx.match('', 'Taalpa').confident, false);
+    assert.equal(where(mx.match('Jalisco', 'Tapalpa')), 'Tapalpa / Jalisco');
   });
 
   test('an empty city is a review', () => {

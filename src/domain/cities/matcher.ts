@@ -20,6 +20,11 @@ export interface AliasTable {
   places?: Record<string, Record<string, readonly string[]>>;
   /** Pairs of regions buyers give for each other (Cundinamarca for Bogotá, D.C.). */
   overlaps?: readonly (readonly [string, string])[];
+  /**
+   * Cities whose region changed, with the regions they belonged to before (Salinas: Guayas, until
+   * Santa Elena became a province in 2007). Buyers keep writing the old region for years.
+   */
+  moved?: Record<string, Record<string, readonly string[]>>;
 }
 
 export type MatchMethod = 'exact' | 'alias' | 'fuzzy' | 'unique_city' | 'none';
@@ -98,6 +103,14 @@ function addHit(map: Map<string, Hit[]>, key: string, hit: Hit): void {
   }
 }
 
+function indexDeletions(index: Map<string, string[]>, key: string): void {
+  for (const variant of deletions(key)) {
+    const list = index.get(variant);
+    if (!list) index.set(variant, [key]);
+    else if (!list.includes(key)) list.push(key);
+  }
+}
+
 function addRegionKey(map: Map<string, RegionHit>, key: string, region: number, strength: number): void {
   if (key === '') return;
   const current = map.get(key);
@@ -121,12 +134,19 @@ export class CityMatcher {
   /** Regions buyers give for each region (the alias table's overlaps), by region index. */
   readonly #overlaps: number[][] = [];
   readonly #regionNames: string[] = [];
+  /** The regions each entry belonged to before (the alias table's moves), by entry index. */
+  readonly #formerRegions: number[][] = [];
   readonly #regionKeys = new Map<string, RegionHit>();
   readonly #regionPhonetic: { key: string; region: number }[] = [];
   readonly #cityKeys = new Map<string, Hit[]>();
   readonly #cityPhonetic = new Map<string, Hit[]>();
   /** Symmetric-delete index: each phonetic key of a name or alias and its one-deletion variants. */
   readonly #deletions = new Map<string, string[]>();
+  /**
+   * The same for the keys as spelt: a dropped vowel can change how the letters around it sound
+   * ("Cácres": c before r is k, in "Cáceres" it is s), so one slip may be two in phonetic keys.
+   */
+  readonly #spellingDeletions = new Map<string, string[]>();
 
   constructor(entries: Iterable<CatalogEntry>, options: MatcherOptions = {}) {
     this.#country = options.country;
@@ -157,6 +177,15 @@ export class CityMatcher {
       (this.#overlaps[ra] ??= []).push(rb);
       (this.#overlaps[rb] ??= []).push(ra);
     }
+    for (const [region, cities] of Object.entries(aliases.moved ?? {}))
+      for (const [city, before] of Object.entries(cities)) {
+        const e = entryIndex.get(`${region}\u0000${city}`);
+        if (e === undefined) continue;
+        for (const old of before) {
+          const r = regionIndex.get(old);
+          if (r !== undefined && r !== this.#entries[e]!.regionIndex) (this.#formerRegions[e] ??= []).push(r);
+        }
+      }
     // Short forms ("Ecatepec" for "Ecatepec de Morelos") and first words of every longer name.
     this.#entries.forEach((entry, e) => {
       const words = tokens(entry.city);
@@ -208,11 +237,8 @@ export class CityMatcher {
       const p = phonetic(key);
       addHit(this.#cityPhonetic, p, { entry, kind });
       if (kind === PLACE) continue;
-      for (const variant of deletions(p)) {
-        const list = this.#deletions.get(variant);
-        if (!list) this.#deletions.set(variant, [p]);
-        else if (!list.includes(p)) list.push(p);
-      }
+      indexDeletions(this.#deletions, p);
+      indexDeletions(this.#spellingDeletions, key);
     }
   }
 
@@ -342,21 +368,45 @@ export class CityMatcher {
     return hits.filter((h) => regions.has(this.#entries[h.entry]!.regionIndex));
   }
 
-  #typoHits(key: string): { hit: Hit; distance: number }[] {
-    const max = allowedTypos(key.length);
-    if (max === 0) return [];
+  /**
+   * Catalog names within the allowed typos of the text, by sound or by spelling, each at its smaller
+   * distance: "Sogamozo" is a typo by spelling and none by sound, "Cácres" one by spelling and two by sound.
+   */
+  #typoHits(spelt: string, sound: string): { hit: Hit; distance: number }[] {
+    const found = new Map<number, { hit: Hit; distance: number }>();
+    this.#within(sound, allowedTypos(sound.length), this.#deletions, this.#cityPhonetic, found);
+    this.#within(spelt, allowedTypos(spelt.length), this.#spellingDeletions, this.#cityKeys, found);
+    return [...found.values()];
+  }
+
+  /**
+   * Other cities one slip of spelling away from the text. A match by sound that is also one letter
+   * from another city is a guess between two ("Taalpa": Talpa by sound, Tapalpa by one letter).
+   */
+  #oneSlipFrom(spelt: string, entry: number, regions?: ReadonlySet<number>): number[] {
+    const found = new Map<number, { hit: Hit; distance: number }>();
+    if (spelt.length >= 5) this.#within(spelt, 1, this.#spellingDeletions, this.#cityKeys, found);
+    const near = [...found.values()].map((t) => t.hit.entry).filter((e) => e !== entry && (!regions || regions.has(this.#entries[e]!.regionIndex)));
+    return [...new Set(near)];
+  }
+
+  #within(key: string, max: number, index: Map<string, string[]>, hitsOf: Map<string, Hit[]>, found: Map<number, { hit: Hit; distance: number }>): void {
+    if (max === 0) return;
     const seen = new Set<string>();
-    const out: { hit: Hit; distance: number }[] = [];
     for (const variant of deletions(key)) {
-      for (const candidate of this.#deletions.get(variant) ?? []) {
+      for (const candidate of index.get(variant) ?? []) {
         if (seen.has(candidate)) continue;
         seen.add(candidate);
         const distance = editDistance(key, candidate, max);
         if (distance > max) continue;
-        for (const hit of this.#cityPhonetic.get(candidate) ?? []) if (hit.kind !== PLACE) out.push({ hit, distance });
+        for (const hit of hitsOf.get(candidate) ?? []) {
+          if (hit.kind === PLACE || hit.kind === PREFIX) continue;
+          const id = hit.entry * 8 + hit.kind;
+          const before = found.get(id);
+          if (before === undefined || distance < before.distance) found.set(id, { hit, distance });
+        }
       }
     }
-    return out;
   }
 
   #confident(entry: number, method: MatchMethod, score: number, reason: string): CityDecision {
@@ -402,6 +452,17 @@ export class CityMatcher {
       if (kind === PLACE) return this.#review('A neighbourhood of the region and a city elsewhere have this name', [...local, ...rivals]);
     }
 
+    // 1a. A city that belonged to the named region before its region changed ("Guayas", "Salinas").
+    if (local.length === 0) {
+      const moved = this.#strongest(cities.filter((h) => this.#formerRegions[h.entry]?.some((r) => region.regions.has(r))));
+      const found = this.#entriesOf(moved);
+      if (found.length === 1) {
+        const was = this.#regionNames[this.#formerRegions[found[0]!]!.find((r) => region.regions.has(r))!];
+        const to = this.#entries[found[0]!]!.region;
+        return this.#confident(found[0]!, moved[0]!.kind === NAME ? 'exact' : 'alias', 0.95 * note, `The city belonged to ${was} before it became part of ${to}`);
+      }
+    }
+
     // 1b. A longer city name of the region that begins with the text ("Manaure" → "Manaure Balcón del Cesar").
     if (!namedRegion && local.length === 0) {
       const starting = this.#startingWith(prefixes, region.regions);
@@ -415,8 +476,13 @@ export class CityMatcher {
       const found = this.#entriesOf(this.#strongest(near));
       const kind = this.#strongest(near)[0]?.kind;
       const elsewhere = this.#entriesOf(cities.filter((h) => !region.near.has(this.#entries[h.entry]!.regionIndex)));
-      if (found.length === 1 && (kind !== PLACE || cities.length === 0) && elsewhere.length === 0 && !(kind !== NAME && namedRegion))
-        return this.#confident(found[0]!, kind === NAME ? 'exact' : 'alias', (kind === NAME ? 0.95 : kind === PLACE ? 0.85 : 0.93) * note, 'City of a region often given for the one typed');
+      // Only a city's own name or alias: a neighbourhood of the other region is not enough, because
+      // barrio names repeat from town to town ("Central" and "San Vicente" is as likely a barrio of
+      // Luque as of Asunción). It goes to review with the capital's entry as the candidate.
+      if (found.length === 1 && kind !== PLACE && elsewhere.length === 0 && !(kind !== NAME && namedRegion))
+        return this.#confident(found[0]!, kind === NAME ? 'exact' : 'alias', (kind === NAME ? 0.95 : 0.93) * note, 'City of a region often given for the one typed');
+      if (found.length === 1 && kind === PLACE)
+        return this.#review('A neighbourhood of a neighbouring region’s city: barrio names repeat across towns', [...found, ...this.#entriesOf(cities)]);
     }
 
     // A region name in the city field is a city only where that region has a city of the same name.
@@ -440,13 +506,17 @@ export class CityMatcher {
     const rivals = curated ? [] : this.#entriesOf(prefixes.filter(isOutside)).filter((e) => !elsewhere.includes(e));
 
     // 2. The same sounds in the named region ("Vilavisencio", "Sogamozo").
+    const spelt = nameKeys(words, this.#country);
     const soundsInRegion = this.#entriesOf(this.#strongest(this.#inRegions(sounds, region.regions)));
-    if (soundsInRegion.length === 1 && elsewhere.length === 0)
-      return this.#confident(soundsInRegion[0]!, 'fuzzy', 0.95 * note, 'Same pronunciation as a city of the region');
+    if (soundsInRegion.length === 1 && elsewhere.length === 0) {
+      const slips = this.#oneSlipFrom(spelt[0]!, soundsInRegion[0]!, region.regions);
+      if (slips.length === 0) return this.#confident(soundsInRegion[0]!, 'fuzzy', 0.95 * note, 'Same pronunciation as a city of the region');
+      return this.#review('Sounds like one city of the region and is one letter from another', [soundsInRegion[0]!, ...slips]);
+    }
 
     // 3. A typo of a city of the named region, unless the text is exactly a city of another region.
-    let typos = this.#typoHits(keys[0]!);
-    if (typos.length === 0 && keys.length > 1) typos = this.#typoHits(p);
+    let typos = this.#typoHits(spelt[0]!, keys[0]!);
+    if (typos.length === 0 && keys.length > 1) typos = this.#typoHits(spelt[1]!, p);
     if (region.regions.size > 0 && soundsInRegion.length === 0) {
       const near = typos.filter((t) => region.regions.has(this.#entries[t.hit.entry]!.regionIndex));
       const pick = this.#uniqueBest(near);
@@ -474,10 +544,12 @@ export class CityMatcher {
     // 5. No region: the same sounds, or one typo of a long name, in exactly one place.
     if (region.how === 'none') {
       const soundsAnywhere = this.#entriesOf(this.#strongest(sounds));
-      if (soundsAnywhere.length === 1) return this.#confident(soundsAnywhere[0]!, 'unique_city', 0.85, 'Same pronunciation as a city that exists in one region only');
+      const slips = soundsAnywhere.length === 1 ? this.#oneSlipFrom(spelt[0]!, soundsAnywhere[0]!) : [];
+      if (soundsAnywhere.length === 1 && slips.length === 0) return this.#confident(soundsAnywhere[0]!, 'unique_city', 0.85, 'Same pronunciation as a city that exists in one region only');
+      if (slips.length > 0) return this.#review('Sounds like one city and is one letter from another', [...soundsAnywhere, ...slips]);
       if (soundsAnywhere.length > 1) return this.#review('Several regions have a city that sounds like this', soundsAnywhere);
       const pick = this.#uniqueBest(typos);
-      if (pick && pick.distance === 1 && p.length >= 7 && typos.every((t) => t.hit.entry === pick.entry || t.distance > 1))
+      if (pick && pick.distance === 1 && Math.max(p.length, spelt[0]!.length) >= 6 && typos.every((t) => t.hit.entry === pick.entry || t.distance > 1))
         return this.#confident(pick.entry, 'fuzzy', 0.85 * (1 - 1 / p.length), 'Region missing; spelling close to one city only');
     }
     const close = [...this.#entriesOf(sounds), ...typos.sort((a, b) => a.distance - b.distance).map((t) => t.hit.entry)];

@@ -56,11 +56,37 @@ const LEADING_KIND = new Set([
   'corregimiento',
   'comarca',
   'heroica',
+  // Quito is "Distrito Metropolitano", written "DM Quito" or "D.M. Quito".
+  'metropolitano',
+  'dm',
 ]);
 const JOINERS = new Set(['de', 'del', 'la', 'las', 'los', 'el']);
 
-/** Trailing words that add nothing once the place is known: "D.C." and the country's own name. */
-const TRAILING_NOISE: readonly (readonly string[])[] = [['d', 'c'], ['dc'], ['distrito', 'capital']];
+/**
+ * Trailing words that add nothing once the place is known: the country's own name and the kind of
+ * district a city is: capital ("Bogotá D.C."), metropolitan ("Quito DM"), or Colombia's special
+ * districts ("Barranquilla D.E.I.P.", "Cartagena D.T. y C.", "Santa Marta D.T.C.H.", "Buenaventura D.E.").
+ */
+const TRAILING_NOISE: readonly (readonly string[])[] = [
+  ['dc'],
+  ['distrito', 'capital'],
+  ['dm'],
+  ['dmq'],
+  ['distrito', 'metropolitano'],
+  ['de'],
+  ['dt'],
+  ['dtc'],
+  ['dtyc'],
+  ['dtch'],
+  ['detc'],
+  ['deip'],
+  ['dei'],
+  ['distrito', 'especial'],
+  ['distrito', 'turistico'],
+  ['distrito', 'turistico', 'y', 'cultural'],
+  ['distrito', 'especial', 'industrial', 'y', 'portuario'],
+  ['distrito', 'turistico', 'cultural', 'e', 'historico'],
+];
 
 /** Country names a buyer appends ("Envigado, Colombia"), per catalog country. */
 export const COUNTRY_WORDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
@@ -75,7 +101,24 @@ export const COUNTRY_WORDS: Readonly<Record<string, readonly (readonly string[])
 export function tokens(text: string): string[] {
   const folded = fold(text);
   if (folded === '') return [];
-  return folded.split(' ').map((t) => ABBREVIATIONS[t] ?? t);
+  return joinInitials(folded.split(' ')).map((t) => ABBREVIATIONS[t] ?? t);
+}
+
+/**
+ * Runs of single letters are one dotted abbreviation: "D.M." and "DM", "D.T. y C." and "DTYC" are
+ * the same word. Compact keys do not change (they join the words anyway); word-level rules do.
+ */
+function joinInitials(words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    let j = i;
+    while (j < words.length && words[j]!.length === 1) j++;
+    if (j - i >= 2) {
+      out.push(words.slice(i, j).join(''));
+      i = j - 1;
+    } else out.push(words[i]!);
+  }
+  return out;
 }
 
 const endsWith = (words: readonly string[], tail: readonly string[]) =>

@@ -37,6 +37,11 @@ for (const file of files) {
       }
     }
     for (const [a, b] of data.overlaps ?? []) assert.ok(regions[a] && regions[b] && a !== b, `overlap ${a} / ${b}`);
+    for (const [region, cities] of Object.entries(data.moved ?? {}))
+      for (const [city, before] of Object.entries(cities)) {
+        assert.ok(regions[region]?.includes(city), `moved: "${city}" in "${region}"`);
+        for (const old of before) assert.ok(regions[old] && old !== region, `moved: "${city}" was in "${old}"`);
+      }
   });
 
   test(`${file}: every city alias and region alias leads the matcher to its entry`, () => {
@@ -49,6 +54,13 @@ for (const file of files) {
           // A region's catalog name in the city field only means a city of that very name (see the matcher).
           if (!d.confident && /region/.test(d.reason)) continue;
           assert.deepEqual([d.confident, d.region, d.city], [true, region, city], `"${name}" in ${region}: ${d.reason}`);
+        }
+    // A city typed with the region it belonged to before is found in its region of today.
+    for (const [region, cities] of Object.entries(data.moved ?? {}))
+      for (const [city, before] of Object.entries(cities))
+        for (const old of before) {
+          const d = matcher.match(old, city);
+          assert.deepEqual([d.confident, d.region, d.city], [true, region, city], `"${city}" given with ${old}: ${d.reason}`);
         }
     for (const [region, names] of Object.entries(data.regions ?? {}))
       for (const name of names) {
