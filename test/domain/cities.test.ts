@@ -188,6 +188,23 @@ describe('CityMatcher: confident matches', () => {
     assert.equal(ec.match('Bolívar', 'Salinas').confident, false);
   });
 
+  test('a capital known by the name of its region is found when the region agrees', () => {
+    const mx = new CityMatcher(
+      [
+        { region: 'Oaxaca', city: 'Oaxaca de Juárez', code: '20067' },
+        { region: 'Querétaro', city: 'Querétaro', code: '22014' },
+        { region: 'Jalisco', city: 'Guadalajara', code: '14039' },
+      ],
+      { aliases: { regions: { Querétaro: ['Qro'] } } },
+    );
+    assert.equal(where(mx.match('Oaxaca', 'Oaxaca')), 'Oaxaca de Juárez / Oaxaca');
+    assert.equal(mx.match('Jalisco', 'Oaxaca').confident, false);
+    assert.equal(mx.match('', 'Oaxaca').confident, false);
+    // A region's abbreviation in the city field reads as the region's name: Querétaro has a Querétaro.
+    assert.equal(where(mx.match('Querétaro', 'Qro')), 'Querétaro / Querétaro');
+    assert.equal(mx.match('Jalisco', 'Qro').confident, false);
+  });
+
   test('a city of the region is found by the first words of its name', () => {
     const d = new CityMatcher([...CATALOG, { region: 'Cesar', city: 'Manaure Balcón del Cesar', code: '20443' }, { region: 'La Guajira', city: 'Manaure', code: '44560' }]).match('Cesar', 'Manaure');
     assert.equal(where(d), 'Manaure Balcón del Cesar / Cesar');

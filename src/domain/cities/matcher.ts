@@ -485,11 +485,27 @@ export class CityMatcher {
         return this.#review('A neighbourhood of a neighbouring region’s city: barrio names repeat across towns', [...found, ...this.#entriesOf(cities)]);
     }
 
-    // A region name in the city field is a city only where that region has a city of the same name.
+    // A region name in the city field is a city only where that region has a city of the same name,
+    // or a capital known by the region's name ("Oaxaca" for Oaxaca de Juárez) when the region agrees.
     if (namedRegion) {
-      const same = this.#entriesOf(exact.filter((h) => h.kind === NAME && namedRegion.regions.includes(this.#entries[h.entry]!.regionIndex)));
+      const own = cities.filter((h) => namedRegion.regions.includes(this.#entries[h.entry]!.regionIndex));
+      const same = this.#entriesOf(own.filter((h) => h.kind === NAME));
       if (same.length === 1) return this.#confident(same[0]!, 'unique_city', 0.9, 'The city has the name of its region');
+      const capital = same.length === 0 ? this.#entriesOf(this.#strongest(own)) : [];
+      const agrees = capital.length === 1 && region.regions.has(this.#entries[capital[0]!]!.regionIndex);
+      if (agrees) return this.#confident(capital[0]!, 'alias', 0.9, 'The city goes by the name of its region');
       return this.#review('The city field names a region, not a city', this.#entriesOf(cities));
+    }
+    // A region's abbreviation in the city field ("Qro", "Ags") is read as the region's own name.
+    if (all.length === 0) {
+      const abbreviated = this.#regionByKeys(words);
+      if (abbreviated?.how === 'alias' && abbreviated.regions.size === 1) {
+        const r = [...abbreviated.regions][0]!;
+        if (region.how === 'none' || region.regions.has(r)) {
+          const decision = this.#decide(tokens(this.#regionNames[r]!), region);
+          if (decision.confident) return { ...decision, method: 'alias', score: Math.min(decision.score, 0.88) };
+        }
+      }
     }
 
     const keys = nameKeys(words, this.#country).map(phonetic);
