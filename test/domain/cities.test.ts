@@ -205,6 +205,36 @@ describe('CityMatcher: confident matches', () => {
     assert.equal(mx.match('Jalisco', 'Qro').confident, false);
   });
 
+  test('a phone number, a road marker or a part of town after the name is ignored; a street address is not a town', () => {
+    assert.equal(where(decide('Valle', 'Tuluá cel 3156789012')), 'Tuluá / Valle del Cauca');
+    assert.equal(where(decide('', 'Soacha km 5')), 'Soacha / Cundinamarca');
+    assert.equal(where(decide('Antioquia', 'Medellín sur')), 'Medellín / Antioquia');
+    assert.match(decide('Antioquia', 'Envigado 604 3334455').reason, /phone number/);
+    assert.equal(decide('Valle', 'Av. Cali 3233 int 4').confident, false);
+    // A trailing part of town stays when it is part of the name.
+    assert.equal(where(new CityMatcher([{ region: 'Alto Paraná', city: 'Ciudad del Este', code: '1001' }]).match('', 'Ciudad del Este 0983')), 'Ciudad del Este / Alto Paraná');
+  });
+
+  test('a well-known locality of a city that changed region is found with the old region; other places are not', () => {
+    const ec = new CityMatcher([{ region: 'Santa Elena', city: 'Santa Elena', code: '2401' }, { region: 'Guayas', city: 'Guayaquil', code: '0901' }], {
+      aliases: { moved: { 'Santa Elena': { 'Santa Elena': ['Guayas'] } }, places: { 'Santa Elena': { 'Santa Elena': ['Atahualpa'] } }, wellKnown: { 'Santa Elena': { 'Santa Elena': ['Montañita'] } } },
+    });
+    assert.equal(where(ec.match('Guayas', 'Montañita')), 'Santa Elena / Santa Elena');
+    assert.equal(ec.match('Guayas', 'Atahualpa').confident, false);
+    assert.equal(ec.match('Pichincha', 'Montañita').confident, false);
+  });
+
+  test('a city of the region named like a neighbourhood of a region given for it is a review', () => {
+    const co = new CityMatcher([...CATALOG, { region: 'Cundinamarca', city: 'Venecia', code: '25506' }], {
+      country: 'CO',
+      aliases: { overlaps: [['Cundinamarca', 'Bogotá, D.C.']], places: { 'Bogotá, D.C.': { 'Bogotá, D.C.': ['Venecia'] } } },
+    });
+    const d = co.match('Cundinamarca', 'Venecia');
+    assert.equal(d.confident, false);
+    assert.deepEqual(d.candidates?.map((c) => c.city).sort(), ['Bogotá, D.C.', 'Venecia']);
+    assert.equal(where(co.match('Cundinamarca', 'Soacha')), 'Soacha / Cundinamarca');
+  });
+
   test('a city of the region is found by the first words of its name', () => {
     const d = new CityMatcher([...CATALOG, { region: 'Cesar', city: 'Manaure Balcón del Cesar', code: '20443' }, { region: 'La Guajira', city: 'Manaure', code: '44560' }]).match('Cesar', 'Manaure');
     assert.equal(where(d), 'Manaure Balcón del Cesar / Cesar');

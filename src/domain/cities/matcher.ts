@@ -3,7 +3,7 @@
 // Map reads on precomputed keys (no catalog scans; typo candidates come from a symmetric-delete
 // index). The rule it follows is the careful operator's: a wrong city is worse than a review, so
 // anything that needs a guess between two places is not confident.
-import { COUNTRY_WORDS, compact, phonetic, shortForms, stripFiller, tokens } from './normalize.ts';
+import { COUNTRY_WORDS, compact, phonetic, shortForms, stripFiller, tokens, withoutContactDetails } from './normalize.ts';
 import { deletions, editDistance } from './edit-distance.ts';
 
 export interface CatalogEntry {
@@ -18,6 +18,12 @@ export interface AliasTable {
   cities?: Record<string, Record<string, readonly string[]>>;
   /** Neighbourhoods, parishes, corregimientos… that buyers type instead of the municipality. */
   places?: Record<string, Record<string, readonly string[]>>;
+  /**
+   * Places of a city that changed region whose name is used nowhere else in the country (Montañita,
+   * Coronado): enough to find the city when the buyer gives the region it belonged to. Every other
+   * place needs its own region, because barrio names repeat from town to town.
+   */
+  wellKnown?: Record<string, Record<string, readonly string[]>>;
   /** Pairs of regions buyers give for each other (Cundinamarca for Bogotá, D.C.). */
   overlaps?: readonly (readonly [string, string])[];
   /**
@@ -136,6 +142,8 @@ export class CityMatcher {
   readonly #regionNames: string[] = [];
   /** The regions each entry belonged to before (the alias table's moves), by entry index. */
   readonly #formerRegions: number[][] = [];
+  /** Compact key + entry of each well-known place. */
+  readonly #wellKnown = new Set<string>();
   readonly #regionKeys = new Map<string, RegionHit>();
   readonly #regionPhonetic: { key: string; region: number }[] = [];
   readonly #cityKeys = new Map<string, Hit[]>();
@@ -192,9 +200,15 @@ export class CityMatcher {
       for (const short of shortForms(words)) this.#indexCityName(short.join(' '), e, SHORT);
       this.#indexPrefixes(words, e);
     });
+    for (const [region, cities] of Object.entries(aliases.wellKnown ?? {}))
+      for (const [city, names] of Object.entries(cities)) {
+        const e = entryIndex.get(`${region}\u0000${city}`);
+        if (e !== undefined) for (const name of names) this.#wellKnown.add(`${compact(tokens(name))}\u0000${e}`);
+      }
     for (const [kind, table] of [
       [ALIAS, aliases.cities],
       [PLACE, aliases.places],
+      [PLACE, aliases.wellKnown],
     ] as const) {
       for (const [region, cities] of Object.entries(table ?? {})) {
         for (const [city, names] of Object.entries(cities)) {
@@ -285,6 +299,15 @@ export class CityMatcher {
         if (swapped.confident) return { ...swapped, reason: `${swapped.reason} (region and city fields were swapped)` };
       }
     }
+
+    // A phone number, a road marker or a part of town after the name ("Soledad Atlántico 315…").
+    // Only a name found as written or as a known alias: a guessed spelling of what is left is not enough.
+    if (!this.#regionByKeys(cityWords))
+      for (const reading of withoutContactDetails(cityWords)) {
+        const again = this.match(departamento, reading.join(' '));
+        if (again.confident && again.method !== 'fuzzy')
+          return { ...again, score: Math.round(again.score * 0.97 * 1000) / 1000, reason: `${again.reason} (phone number or part of town ignored)` };
+      }
     return decision;
   }
 
@@ -441,9 +464,11 @@ export class CityMatcher {
     if (local.length > 1) return this.#review('Several places in the region have this name', local);
     if (local.length === 1) {
       const kind = this.#strongest(inRegion)[0]!.kind;
-      const otherPlace = inRegion.some((h) => h.kind === PLACE && h.entry !== local[0]);
+      // A neighbourhood of that name in this region, or in a region buyers give for this one
+      // ("Cundinamarca", "Venecia": a municipio, and a large barrio of Bogotá).
+      const otherPlace = [...inRegion, ...this.#inRegions(exact, region.near)].some((h) => h.kind === PLACE && h.entry !== local[0]);
       if (kind === NAME && !otherPlace) return this.#confident(local[0]!, 'exact', note, 'Region and city found in the catalog');
-      if (kind === NAME) return this.#review('A city of the region and a neighbourhood of another city of the region have this name', this.#entriesOf(inRegion));
+      if (kind === NAME) return this.#review('A city of the region and a neighbourhood of another city of the region have this name', this.#entriesOf([...inRegion, ...this.#inRegions(exact, region.near)]));
       if (kind === ALIAS && !namedRegion) return this.#confident(local[0]!, 'alias', 0.98 * note, 'Known alternative name of the city');
       if (kind === SHORT && !namedRegion) return this.#confident(local[0]!, 'alias', 0.95 * note, 'Short form of the name of a city of the region');
       // A neighbourhood is weak evidence: any city that has, or begins with, the name wins a review.
@@ -454,12 +479,16 @@ export class CityMatcher {
 
     // 1a. A city that belonged to the named region before its region changed ("Guayas", "Salinas").
     if (local.length === 0) {
-      const moved = this.#strongest(cities.filter((h) => this.#formerRegions[h.entry]?.some((r) => region.regions.has(r))));
+      const wasHere = (h: Hit) => this.#formerRegions[h.entry]?.some((r) => region.regions.has(r)) ?? false;
+      const movedPlaces = this.#entriesOf(exact.filter((h) => h.kind === PLACE && wasHere(h) && this.#isWellKnown(words, h.entry)));
+      const moved = cities.length > 0 ? this.#strongest(cities.filter(wasHere)) : movedPlaces.length === 1 ? exact.filter((h) => h.entry === movedPlaces[0]) : [];
       const found = this.#entriesOf(moved);
       if (found.length === 1) {
         const was = this.#regionNames[this.#formerRegions[found[0]!]!.find((r) => region.regions.has(r))!];
         const to = this.#entries[found[0]!]!.region;
-        return this.#confident(found[0]!, moved[0]!.kind === NAME ? 'exact' : 'alias', 0.95 * note, `The city belonged to ${was} before it became part of ${to}`);
+        const kind = moved[0]!.kind;
+        if (kind === PLACE) return this.#confident(found[0]!, 'alias', 0.85 * note, `Well-known locality of a city that belonged to ${was} before it became part of ${to}`);
+        return this.#confident(found[0]!, kind === NAME ? 'exact' : 'alias', 0.95 * note, `The city belonged to ${was} before it became part of ${to}`);
       }
     }
 
@@ -570,6 +599,10 @@ export class CityMatcher {
     }
     const close = [...this.#entriesOf(sounds), ...typos.sort((a, b) => a.distance - b.distance).map((t) => t.hit.entry)];
     return this.#review(close.length > 0 ? 'Spelling close to several cities, or the region does not agree' : 'No city with this name in the catalog', close);
+  }
+
+  #isWellKnown(words: readonly string[], entry: number): boolean {
+    return nameKeys(words, this.#country).some((key) => this.#wellKnown.has(`${key}\u0000${entry}`));
   }
 
   /** Cities of the given regions whose name begins with these words ("Manaure" → "Manaure Balcón del Cesar"). */

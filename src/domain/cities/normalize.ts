@@ -24,6 +24,7 @@ const ABBREVIATIONS: Readonly<Record<string, string>> = {
   nva: 'nueva',
   nvo: 'nuevo',
   stgo: 'santiago',
+  sgo: 'santiago',
   mpio: 'municipio',
   mun: 'municipio',
   depto: 'departamento',
@@ -59,6 +60,14 @@ const LEADING_KIND = new Set([
   // Quito is "Distrito Metropolitano", written "DM Quito" or "D.M. Quito".
   'metropolitano',
   'dm',
+  'dmq',
+  // What kind of neighbourhood follows ("Barrio Jara", "Colonia Roma"): tried after the text as written.
+  'barrio',
+  'colonia',
+  'sector',
+  'urbanizacion',
+  'fraccionamiento',
+  'vereda',
 ]);
 const JOINERS = new Set(['de', 'del', 'la', 'las', 'los', 'el']);
 
@@ -147,6 +156,27 @@ export function stripFiller(words: readonly string[], country?: string): string[
 }
 
 export const compact = (words: readonly string[]): string => words.join('');
+
+/** Where the place name ends and contact details or directions begin ("Bello cel 300…", "Capiatá km 20"). */
+const CONTACT_OR_ROAD = new Set(['cel', 'celular', 'cell', 'tel', 'telf', 'telefono', 'movil', 'whatsapp', 'whats', 'wsp', 'km', 'kilometro']);
+const PART_OF_TOWN = new Set(['norte', 'sur', 'centro', 'oriente', 'occidente', 'este', 'oeste']);
+/** A street address is not a town with extras: "Av. Vallarta 3233" must not become Puerto Vallarta. */
+const STREET = new Set(['av', 'avenida', 'calle', 'cll', 'cl', 'carrera', 'cra', 'kr', 'cr', 'diagonal', 'dg', 'transversal', 'tv', 'mz', 'manzana', 'lote', 'casa', 'int', 'interior', 'apto', 'apartamento', 'piso', 'edificio', 'torre', 'bloque']);
+
+/**
+ * Readings of a city text without what follows the name: the words before any phone number,
+ * contact word or road marker, then the same without a trailing part of town ("Quito norte
+ * 0991234567" → "quito norte", "quito"). None when there is nothing to drop or the text is a street address.
+ */
+export function withoutContactDetails(words: readonly string[]): string[][] {
+  if (words.some((w) => STREET.has(w))) return [];
+  const cut = words.findIndex((w) => CONTACT_OR_ROAD.has(w) || /^\d{3,}$/.test(w));
+  const kept = cut < 0 ? [...words] : words.slice(0, cut);
+  const out: string[][] = [];
+  if (kept.length > 0 && kept.length < words.length) out.push(kept);
+  if (kept.length > 1 && PART_OF_TOWN.has(kept[kept.length - 1]!)) out.push(kept.slice(0, -1));
+  return out;
+}
 
 // Spanish spelling that sounds the same, in one pass over a compact folded key: b/v, s/z/c(e,i),
 // k/c/qu, j/g(e,i), hard gu(e,i) = g, silent h (not in ch), w/u, nb = mb, a final y = i, and
