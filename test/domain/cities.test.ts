@@ -172,19 +172,18 @@ describe('CityMatcher: confident matches', () => {
   });
 
   test('a city given with the region it belonged to before is found where it is now', () => {
-    const ec = new CityMatcher(
-      [
-        { region: 'Santa Elena', city: 'Salinas', code: '2403' },
-        { region: 'Guayas', city: 'Guayaquil', code: '0901' },
-        { region: 'Bolívar', city: 'Guaranda', code: '0201' },
-      ],
-      { aliases: { places: { Bolívar: { Guaranda: ['Salinas'] } }, moved: { 'Santa Elena': { Salinas: ['Guayas'] } } } },
-    );
+    const entries = [
+      { region: 'Santa Elena', city: 'Salinas', code: '2403' },
+      { region: 'Guayas', city: 'Guayaquil', code: '0901' },
+      { region: 'Bolívar', city: 'Guaranda', code: '0201' },
+    ];
+    const places = { Bolívar: { Guaranda: ['Salinas'] } };
+    const ec = new CityMatcher(entries, { aliases: { places, moved: { 'Santa Elena': { Salinas: ['Guayas'] } } } });
     const d = ec.match('Guayas', 'Salinas');
     assert.equal(where(d), 'Salinas / Santa Elena');
     assert.match(d.reason, /belonged to Guayas/);
     // Without the move, a parish of that name elsewhere makes it a review; in its own region it stays one.
-    assert.equal(new CityMatcher([{ region: 'Santa Elena', city: 'Salinas', code: '2403' }, { region: 'Guayas', city: 'Guayaquil', code: '0901' }, { region: 'Bolívar', city: 'Guaranda', code: '0201' }], { aliases: { places: { Bolívar: { Guaranda: ['Salinas'] } } } }).match('Guayas', 'Salinas').confident, false);
+    assert.equal(new CityMatcher(entries, { aliases: { places } }).match('Guayas', 'Salinas').confident, false);
     assert.equal(ec.match('Bolívar', 'Salinas').confident, false);
   });
 
