@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Shop } from '../helpers/fixtures.ts';
+import { addProduct, addStore, type Shop } from '../helpers/fixtures.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { cliJson } from '../helpers/cli-expect.ts';
 import { nextPhone } from '../api/orders/order-kit.ts';
@@ -18,13 +18,20 @@ describe('whatsapp tools', () => {
   before(async () => ({ server, shop, other, client, tokens } = await openToolBench({ storesRead: ['stores:read'] })));
   after(() => closeToolBench({ server, client }));
 
-  const stored = () => server.deps.db.selectFrom('whatsapp_settings').selectAll().where('store_id', '=', shop.storeId).executeTakeFirst();
+  const stored = (storeId: string) => server.deps.db.selectFrom('whatsapp_settings').selectAll().where('store_id', '=', storeId).executeTakeFirst();
   let seq = 0;
-  const order = async () =>
-    (await ok(client, 'create_order', { store_id: shop.storeId, product_id: shop.productId, pack: '2x', buyer: buyer({ nombre: 'Ana María Gómez', telefono: nextPhone() }), idempotency_key: `wa-${++seq}` })).id as string;
+  const order = async (s: { storeId: string; productId: string } = shop) =>
+    (await ok(client, 'create_order', { store_id: s.storeId, product_id: s.productId, pack: '2x', buyer: buyer({ nombre: 'Ana María Gómez', telefono: nextPhone() }), idempotency_key: `wa-${++seq}` })).id as string;
+  /** A store of the account of its own with the seeded Faja's packs, for a test that reads or writes its settings. */
+  const newStore = async () => {
+    const storeId = (await addStore(server.deps, shop.accountId, { name: 'Tienda', country: 'CO' })).id;
+    const packs = [{ quantity: 1, price: 100000 }, { quantity: 2, price: 180000 }, { quantity: 3, price: 240000 }];
+    return { storeId, productId: (await addProduct(server.deps, { store_id: storeId, name: 'Faja', packs })).id };
+  };
 
   test('get_whatsapp_settings of a store never configured is off, every event off, the default Spanish templates, and stores nothing', async () => {
-    const value = await unchanged(server.deps, () => ok(client, 'get_whatsapp_settings', { store_id: shop.storeId }));
+    const { storeId } = await newStore();
+    const value = await unchanged(server.deps, () => ok(client, 'get_whatsapp_settings', { store_id: storeId }));
     assert.equal(value.enabled, false);
     assert.deepEqual(value.events, { order_created: false, order_confirmed: false, order_shipped: false, order_delivered: false });
     assert.deepEqual(value.templates, DEFAULT_TEMPLATES);
@@ -32,14 +39,15 @@ describe('whatsapp tools', () => {
   });
 
   test('update_whatsapp_settings stores what it is given, keeps what it is not, and normalizes the sender to E.164', async () => {
-    await ok(client, 'update_whatsapp_settings', { store_id: shop.storeId, enabled: true, sender_number: '300 123 4567', events: { order_created: true }, templates: { order_created: 'Hola {nombre}, tu pedido de {producto}: {total}.' } });
-    const value = await ok(client, 'update_whatsapp_settings', { store_id: shop.storeId, events: { order_shipped: true } });
+    const { storeId } = await newStore();
+    await ok(client, 'update_whatsapp_settings', { store_id: storeId, enabled: true, sender_number: '300 123 4567', events: { order_created: true }, templates: { order_created: 'Hola {nombre}, tu pedido de {producto}: {total}.' } });
+    const value = await ok(client, 'update_whatsapp_settings', { store_id: storeId, events: { order_shipped: true } });
     assert.equal(value.enabled, true);
     assert.equal(value.sender_number, '+573001234567');
     assert.deepEqual(value.events, { order_created: true, order_confirmed: false, order_shipped: true, order_delivered: false });
     assert.equal(value.templates.order_created, 'Hola {nombre}, tu pedido de {producto}: {total}.');
     assert.equal(value.templates.order_shipped, DEFAULT_TEMPLATES.order_shipped);
-    const row = (await stored())!;
+    const row = (await stored(storeId))!;
     assert.equal(row.enabled, 1);
     assert.deepEqual(JSON.parse(row.templates), { order_created: 'Hola {nombre}, tu pedido de {producto}: {total}.' });
   });
@@ -61,7 +69,9 @@ describe('whatsapp tools', () => {
   });
 
   test('preview_whatsapp_message fills a store template or a text from the order and queues nothing', async () => {
-    const id = await order();
+    const store = await newStore();
+    await ok(client, 'update_whatsapp_settings', { store_id: store.storeId, templates: { order_created: 'Hola {nombre}, tu pedido de {producto}: {total}.' } });
+    const id = await order(store);
     const preview = await unchanged(server.deps, () => ok(client, 'preview_whatsapp_message', { order_id: id, template: 'order_created' }));
     assert.equal(preview.text, 'Hola Ana, tu pedido de Faja (2 unidades): $\u00a0180.000.');
     assert.match(preview.to, /^\+573/);
@@ -83,9 +93,10 @@ describe('whatsapp tools', () => {
   });
 
   test('codrail whatsapp settings update and preview give the same answers from the CLI', async () => {
-    const { json } = await cliJson(server.dbFile, ['whatsapp', 'settings', 'update', shop.storeId, '--enabled', '--templates', '{"order_confirmed":"Confirmado, {nombre}"}']);
+    const store = await newStore();
+    const { json } = await cliJson(server.dbFile, ['whatsapp', 'settings', 'update', store.storeId, '--enabled', '--templates', '{"order_confirmed":"Confirmado, {nombre}"}']);
     assert.equal(json.templates.order_confirmed, 'Confirmado, {nombre}');
-    const id = await order();
+    const id = await order(store);
     const preview = await cliJson(server.dbFile, ['whatsapp', 'preview', id, '--template', 'order_confirmed']);
     assert.equal(preview.json.text, 'Confirmado, Ana');
   });
