@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { addProduct, addStore, orderBody, postOrder, type Shop } from '../helpers/fixtures.ts';
+import { addKey, addProduct, addStore, orderBody, postOrder, type Shop } from '../helpers/fixtures.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { SHOP_ORIGIN, eventsOf, expectCreated, nextPhone } from '../api/orders/order-kit.ts';
 import { buyer, connect, type Structured } from './mcp-kit.ts';
@@ -257,10 +257,18 @@ describe('whatsapp message tools', () => {
 
   describe('automatic messages', () => {
     const automatic = async (orderId: string) => (await messagesOf(orderId)).filter((m) => m.event !== null);
+    /** A store of the account of its own, selling a Faja at 100000 from shop.example.com, with these WhatsApp settings: no other test's orders see them. */
+    const storeWith = async (settings: Record<string, unknown>) => {
+      const storeId = (await addStore(server.deps, shop.accountId, { name: 'Tienda automática', country: 'CO', domains: ['shop.example.com'] })).id;
+      const productId = (await addProduct(server.deps, { store_id: storeId, name: 'Faja', packs: [{ quantity: 1, price: 100000 }] })).id;
+      await ok(client, 'update_whatsapp_settings', { store_id: storeId, ...settings });
+      return { storeId, productId };
+    };
+    const BOTH_ON = { enabled: true, phone_number_id: PHONE_NUMBER_ID, events: { order_created: true, order_confirmed: true } };
 
     test('an enabled store queues order_created on creation and order_confirmed on confirmation, each once per order', async () => {
-      await ok(client, 'update_whatsapp_settings', { store_id: shop.storeId, enabled: true, phone_number_id: PHONE_NUMBER_ID, events: { order_created: true, order_confirmed: true } });
-      const id = await order();
+      const { storeId, productId } = await storeWith(BOTH_ON);
+      const id = await order(client, storeId, productId);
       const [created, ...rest] = await automatic(id);
       assert.equal(rest.length, 0);
       assert.equal(created!.type, 'template');
@@ -284,27 +292,29 @@ describe('whatsapp message tools', () => {
     });
 
     test('an event switched off queues nothing, and a store with WhatsApp disabled queues nothing at all', async () => {
-      await ok(client, 'update_whatsapp_settings', { store_id: shop.storeId, events: { order_confirmed: false } });
-      const id = await order();
+      const on = await storeWith(BOTH_ON);
+      await ok(client, 'update_whatsapp_settings', { store_id: on.storeId, events: { order_confirmed: false } });
+      const id = await order(client, on.storeId, on.productId);
       await ok(client, 'update_order_status', { order_id: id, status: 'confirmed' });
       assert.deepEqual((await automatic(id)).map((m) => m.event), ['order_created']);
-      // storeB never enabled WhatsApp; its settings may even switch events on while disabled.
-      await ok(client, 'update_whatsapp_settings', { store_id: storeB, enabled: false, events: { order_created: true, order_confirmed: true } });
-      const disabled = await order(client, storeB, productB);
+      // A disabled store's settings may even switch events on.
+      const off = await storeWith({ enabled: false, events: { order_created: true, order_confirmed: true } });
+      const disabled = await order(client, off.storeId, off.productId);
       await ok(client, 'update_order_status', { order_id: disabled, status: 'confirmed' });
       assert.equal((await messagesOf(disabled)).length, 0);
-      await ok(client, 'update_whatsapp_settings', { store_id: shop.storeId, events: { order_confirmed: true } });
     });
 
     test('a sandbox order (test key) of an enabled store queues nothing, on creation or confirmation', async () => {
-      const res = await postOrder(server.url, orderBody(shop, { telefono: nextPhone() }), { 'x-svc-api-key': shop.testKey, origin: SHOP_ORIGIN });
+      const store = await storeWith(BOTH_ON);
+      const testKey = (await addKey(server.deps, { store_id: store.storeId, type: 'publishable', env: 'test' })).key;
+      const res = await postOrder(server.url, orderBody(store, { telefono: nextPhone() }), { 'x-svc-api-key': testKey, origin: SHOP_ORIGIN });
       const created = await expectCreated(res);
       assert.equal(created.data.sandbox, true);
       await ok(client, 'update_order_status', { order_id: created.data.id, status: 'confirmed' });
       assert.equal((await messagesOf(created.data.id)).length, 0);
       assert.equal((await eventsOf(server.deps, created.data.id)).filter((e) => e.type.startsWith('whatsapp.')).length, 0);
       // A live order of the same store at the same moment does message its buyer.
-      const live = await order();
+      const live = await order(client, store.storeId, store.productId);
       assert.equal((await automatic(live)).length, 1);
     });
   });
