@@ -133,6 +133,18 @@ function joinInitials(words: string[]): string[] {
 const endsWith = (words: readonly string[], tail: readonly string[]) =>
   words.length > tail.length && tail.every((t, i) => words[words.length - tail.length + i] === t);
 
+const trailingByCountry = new Map<string, readonly (readonly string[])[]>();
+
+/** The trailing noise of a country's texts, longest first ("Rep. de Panamá" goes as a whole, not as "Panamá" leaving "Rep. de"); built once (hot path). */
+function trailingNoise(country = ''): readonly (readonly string[])[] {
+  let list = trailingByCountry.get(country);
+  if (!list) {
+    list = [...TRAILING_NOISE, ...(COUNTRY_WORDS[country] ?? [])].sort((a, b) => b.length - a.length);
+    trailingByCountry.set(country, list);
+  }
+  return list;
+}
+
 /** Drops the kind-of-place prefix and trailing noise, never emptying the name. */
 export function stripFiller(words: readonly string[], country?: string): string[] {
   let out = [...words];
@@ -141,8 +153,7 @@ export function stripFiller(words: readonly string[], country?: string): string[
     while (i < out.length - 1 && JOINERS.has(out[i]!)) i++;
     out = out.slice(i);
   }
-  // Longest first: "Rep. de Panamá" goes as a whole, not as "Panamá" leaving "Rep. de".
-  const trailing = (country ? [...TRAILING_NOISE, ...(COUNTRY_WORDS[country] ?? [])] : [...TRAILING_NOISE]).sort((a, b) => b.length - a.length);
+  const trailing = trailingNoise(country);
   for (let changed = true; changed; ) {
     changed = false;
     for (const tail of trailing) {
