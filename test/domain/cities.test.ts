@@ -210,6 +210,8 @@ describe('CityMatcher: confident matches', () => {
     assert.equal(where(decide('Antioquia', 'Medellín sur')), 'Medellín / Antioquia');
     assert.match(decide('Antioquia', 'Envigado 604 3334455').reason, /phone number/);
     assert.equal(decide('Valle', 'Av. Cali 3233 int 4').confident, false);
+    assert.equal(where(decide('Antioquia', 'Envigado barrio La Magnolia')), 'Envigado / Antioquia');
+    assert.equal(where(decide('Nariño', 'Pasto cerca del parque')), 'Pasto / Nariño');
     // A trailing part of town stays when it is part of the name.
     assert.equal(where(new CityMatcher([{ region: 'Alto Paraná', city: 'Ciudad del Este', code: '1001' }]).match('', 'Ciudad del Este 0983')), 'Ciudad del Este / Alto Paraná');
   });
@@ -221,6 +223,18 @@ describe('CityMatcher: confident matches', () => {
     assert.equal(where(ec.match('Guayas', 'Montañita')), 'Santa Elena / Santa Elena');
     assert.equal(ec.match('Guayas', 'Atahualpa').confident, false);
     assert.equal(ec.match('Pichincha', 'Montañita').confident, false);
+  });
+
+  test("a small town's exact name that a bigger town of the region goes by for short is a review", () => {
+    const mx = new CityMatcher([
+      { region: 'México', city: 'Atizapán', code: '15013' },
+      { region: 'México', city: 'Atizapán de Zaragoza', code: '15013' },
+      { region: 'México', city: 'Toluca', code: '15106' },
+    ]);
+    const d = mx.match('México', 'Atizapán');
+    assert.equal(d.confident, false);
+    assert.deepEqual(d.candidates?.map((c) => c.city).sort(), ['Atizapán', 'Atizapán de Zaragoza']);
+    assert.equal(where(mx.match('México', 'Atizapán de Zaragoza')), 'Atizapán de Zaragoza / México');
   });
 
   test('a city of the region named like a neighbourhood of a region given for it is a review', () => {

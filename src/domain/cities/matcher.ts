@@ -467,6 +467,10 @@ export class CityMatcher {
       // A neighbourhood of that name in this region, or in a region buyers give for this one
       // ("Cundinamarca", "Venecia": a municipio, and a large barrio of Bogotá).
       const otherPlace = [...inRegion, ...this.#inRegions(exact, region.near)].some((h) => h.kind === PLACE && h.entry !== local[0]);
+      // A small town's exact name that a big one of the region goes by for short ("México",
+      // "Atizapán": Atizapán, or Atizapán de Zaragoza) is a guess between two.
+      const shortOfOther = inRegion.some((h) => (h.kind === SHORT || h.kind === ALIAS) && h.entry !== local[0]);
+      if (kind === NAME && shortOfOther) return this.#review('A city of the region has this name and another city of the region goes by it for short', this.#entriesOf(inRegion));
       if (kind === NAME && !otherPlace) return this.#confident(local[0]!, 'exact', note, 'Region and city found in the catalog');
       if (kind === NAME) return this.#review('A city of the region and a neighbourhood of another city of the region have this name', this.#entriesOf([...inRegion, ...this.#inRegions(exact, region.near)]));
       if (kind === ALIAS && !namedRegion) return this.#confident(local[0]!, 'alias', 0.98 * note, 'Known alternative name of the city');

@@ -25,6 +25,9 @@ const ABBREVIATIONS: Readonly<Record<string, string>> = {
   nvo: 'nuevo',
   stgo: 'santiago',
   sgo: 'santiago',
+  cap: 'capitan',
+  alc: 'alcaldia',
+  deleg: 'delegacion',
   mpio: 'municipio',
   mun: 'municipio',
   depto: 'departamento',
@@ -61,6 +64,11 @@ const LEADING_KIND = new Set([
   'metropolitano',
   'dm',
   'dmq',
+  // "Distrito Turístico de Cartagena", "Distrito Especial de Buenaventura".
+  'turistico',
+  'especial',
+  // "Del. Benito Juárez": the old delegaciones of Mexico City (a name never starts with "del" alone).
+  'del',
   // What kind of neighbourhood follows ("Barrio Jara", "Colonia Roma"): tried after the text as written.
   'barrio',
   'colonia',
@@ -170,6 +178,8 @@ export const compact = (words: readonly string[]): string => words.join('');
 
 /** Where the place name ends and contact details or directions begin ("Bello cel 300…", "Capiatá km 20"). */
 const CONTACT_OR_ROAD = new Set(['cel', 'celular', 'cell', 'tel', 'telf', 'telefono', 'movil', 'whatsapp', 'whats', 'wsp', 'km', 'kilometro']);
+/** Where a neighbourhood or a delivery hint follows the town ("Manta barrio Los Esteros", "David cerca del parque"). */
+const SUB_ADDRESS = new Set(['barrio', 'colonia', 'sector', 'urbanizacion', 'fraccionamiento', 'fracc', 'conjunto', 'vereda', 'cerca', 'frente', 'junto', 'detras', 'casco']);
 const PART_OF_TOWN = new Set(['norte', 'sur', 'centro', 'oriente', 'occidente', 'este', 'oeste']);
 /** A street address is not a town with extras: "Av. Vallarta 3233" must not become Puerto Vallarta. */
 const STREET = new Set(['av', 'avenida', 'calle', 'cll', 'cl', 'carrera', 'cra', 'kr', 'cr', 'diagonal', 'dg', 'transversal', 'tv', 'mz', 'manzana', 'lote', 'casa', 'int', 'interior', 'apto', 'apartamento', 'piso', 'edificio', 'torre', 'bloque']);
@@ -181,7 +191,7 @@ const STREET = new Set(['av', 'avenida', 'calle', 'cll', 'cl', 'carrera', 'cra',
  */
 export function withoutContactDetails(words: readonly string[]): string[][] {
   if (words.some((w) => STREET.has(w))) return [];
-  const cut = words.findIndex((w) => CONTACT_OR_ROAD.has(w) || /^\d{3,}$/.test(w));
+  const cut = words.findIndex((w, i) => CONTACT_OR_ROAD.has(w) || /^\d{3,}$/.test(w) || (i > 0 && SUB_ADDRESS.has(w)));
   const kept = cut < 0 ? [...words] : words.slice(0, cut);
   const out: string[][] = [];
   if (kept.length > 0 && kept.length < words.length) out.push(kept);
