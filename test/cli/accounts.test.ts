@@ -54,8 +54,9 @@ test('users create with --password works, honours --role and warns on stderr tha
 });
 
 test('users create with an email that already exists, in any case, fails with exit 1 and stores nothing', async () => {
+  await cliJson(tmp.file, ['users', 'create', '--account', accountId, '--email', 'Twice@Example.com', '--password-stdin'], { input: PASSWORD });
   const before = count(tmp.file, 'users');
-  const r = await cliFails(tmp.file, ['users', 'create', '--account', accountId, '--email', 'ANA@example.com', '--password-stdin'], 1, { input: 'yet another pass' });
+  const r = await cliFails(tmp.file, ['users', 'create', '--account', accountId, '--email', 'TWICE@example.com', '--password-stdin'], 1, { input: 'yet another pass' });
   assert.match(r.stderr, /already exists/);
   assert.equal(count(tmp.file, 'users'), before);
 });
