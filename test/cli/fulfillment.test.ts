@@ -18,6 +18,8 @@ import { LIST_MAX_LIMIT } from '../../src/limits.ts';
 
 const tmp = tempDbFile();
 after(() => tmp.cleanup());
+const ownDbs: { cleanup(): void }[] = [];
+after(() => ownDbs.forEach((own) => own.cleanup()));
 
 const clock = manualClock(Date.now() - 600_000);
 const NO_PLATFORM = { CODRAIL_FULFILLMENT_URL: '', CODRAIL_FULFILLMENT_TOKEN: '' };
@@ -41,22 +43,67 @@ async function place(telefono: string) {
   );
 }
 
-/** Runs one write on the database file, expecting it to change exactly one row. */
-function write(statement: string, ...params: unknown[]): void {
-  const db = new Database(tmp.file);
+/** Runs one write on a database file, expecting it to change exactly one row. */
+function writeIn(file: string, statement: string, ...params: unknown[]): void {
+  const db = new Database(file);
   try {
     assert.equal(db.prepare(statement).run(...params).changes, 1, statement);
   } finally {
     db.close();
   }
 }
+const write = (statement: string, ...params: unknown[]) => writeIn(tmp.file, statement, ...params);
 
 type JobRow = { state: string; attempts: number; next_attempt_at: string; lease_until: string | null; last_error: string | null; remote_id: string | null; updated_at: string };
-const job = (orderId: string) => readDb(tmp.file, (db) => db.prepare('SELECT * FROM fulfillment_jobs WHERE order_id = ?').get(orderId) as JobRow);
-const events = (orderId: string, type: string) =>
-  readDb(tmp.file, (db) => db.prepare('SELECT * FROM order_events WHERE order_id = ? AND type = ? ORDER BY created_at, id').all(orderId, type) as { actor: string; store_id: string; data: string; created_at: string }[]);
-const orderRow = (id: string) => readDb(tmp.file, (db) => db.prepare('SELECT status, fulfillment_status FROM orders WHERE id = ?').get(id) as { status: string; fulfillment_status: string | null });
+const jobIn = (file: string, orderId: string) => readDb(file, (db) => db.prepare('SELECT * FROM fulfillment_jobs WHERE order_id = ?').get(orderId) as JobRow);
+const eventsIn = (file: string, orderId: string, type: string) =>
+  readDb(file, (db) => db.prepare('SELECT * FROM order_events WHERE order_id = ? AND type = ? ORDER BY created_at, id').all(orderId, type) as { actor: string; store_id: string; data: string; created_at: string }[]);
+const orderRowIn = (file: string, id: string) => readDb(file, (db) => db.prepare('SELECT status, fulfillment_status FROM orders WHERE id = ?').get(id) as { status: string; fulfillment_status: string | null });
+const job = (orderId: string) => jobIn(tmp.file, orderId);
+const events = (orderId: string, type: string) => eventsIn(tmp.file, orderId, type);
+const orderRow = (id: string) => orderRowIn(tmp.file, id);
 const allJobs = () => readDb(tmp.file, (db) => db.prepare('SELECT * FROM fulfillment_jobs ORDER BY order_id').all());
+const replays = () => readDb(tmp.file, (db) => (db.prepare("SELECT count(*) AS n FROM order_events WHERE type = 'fulfillment.replayed'").get() as { n: number }).n);
+
+/** Creates the order on the simulator as a push would: its remote id. */
+async function onPlatform(ref: string, phone: string): Promise<string> {
+  const res = await fetch(`${sim.url}/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      external_ref: ref,
+      name: 'Ana',
+      surname: 'Gómez',
+      phone,
+      state: 'Antioquia',
+      city: 'Medellín',
+      address: 'Calle 10 # 43-12',
+      rate_type: 'CON RECAUDO',
+      total_to_collect: 1000,
+      currency: 'COP',
+      products: [{ sku: null, name: 'Faja', pack: '1x', quantity: 1, unit_price: 1000 }],
+    }),
+  });
+  assert.equal(res.status, 201);
+  return ((await res.json()) as { id: string }).id;
+}
+
+/**
+ * A database of its own with one live order whose job is done (pushed as `remote`), for the tests
+ * whose counts over every job or pushed order must see no other test's orders.
+ */
+async function ownPushedOrder(remote: (orderId: string) => Promise<string>): Promise<{ file: string; id: string; remote: string }> {
+  const own = tempDbFile();
+  ownDbs.push(own);
+  const { id } = await withApp(own.file, async (app) => {
+    const s = await seedShop(app);
+    const { body } = await createOrder(app, { body: orderBody(s, { telefono: '3001000009' }), apiKey: s.liveKey, origin: 'https://shop.example.com', ip: '203.0.113.9' }, {});
+    return body.data as { id: string };
+  });
+  const remoteId = await remote(id);
+  writeIn(own.file, "UPDATE fulfillment_jobs SET state = 'done', remote_id = ?, attempts = 1 WHERE order_id = ?", remoteId, id);
+  return { file: own.file, id, remote: remoteId };
+}
 
 before(async () => {
   shop = await withApp(tmp.file, (app) => seedShop(app), { clock });
@@ -151,10 +198,11 @@ describe('fulfillment replay', () => {
 
   test('fulfillment replay --all-dead with no dead job re-queues nothing and records nothing', async () => {
     const before = allJobs();
+    const recorded = replays();
     const { json } = await cliJson(tmp.file, ['fulfillment', 'replay', '--all-dead']);
     assert.deepEqual(json, { replayed: 0, orders: [] });
     assert.deepEqual(allJobs(), before);
-    assert.equal(events(orders[0]!.id, 'fulfillment.replayed').length, 1);
+    assert.equal(replays(), recorded);
   });
 
   test('fulfillment replay --order by number and --store re-queues that failed job only', async () => {
@@ -196,8 +244,8 @@ describe('fulfillment replay', () => {
 });
 
 describe('fulfillment sync', () => {
-  let remoteId = '';
   const pushed = () => orders[1]!.id;
+  const platformEnv = () => ({ CODRAIL_FULFILLMENT_URL: sim.url, CODRAIL_FULFILLMENT_TOKEN: '' });
 
   test('fulfillment sync without a configured platform fails with exit 1', async () => {
     const r = await cliFails(tmp.file, ['fulfillment', 'sync'], 1, { env: NO_PLATFORM });
@@ -210,25 +258,7 @@ describe('fulfillment sync', () => {
   });
 
   test("fulfillment sync applies the platform's status to a pushed order through the state machine", async () => {
-    const res = await fetch(`${sim.url}/orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        external_ref: pushed(),
-        name: 'Ana',
-        surname: 'Gómez',
-        phone: '+573001000002',
-        state: 'Antioquia',
-        city: 'Medellín',
-        address: 'Calle 10 # 43-12',
-        rate_type: 'CON RECAUDO',
-        total_to_collect: 1000,
-        currency: 'COP',
-        products: [{ sku: null, name: 'Faja', pack: '1x', quantity: 1, unit_price: 1000 }],
-      }),
-    });
-    assert.equal(res.status, 201);
-    remoteId = ((await res.json()) as { id: string }).id;
+    const remoteId = await onPlatform(pushed(), '+573001000002');
     write("UPDATE fulfillment_jobs SET state = 'done', remote_id = ?, attempts = 1 WHERE order_id = ?", remoteId, pushed());
     await sim.advance(remoteId, 'EN_TRANSITO');
     assert.deepEqual(orderRow(pushed()), { status: 'pending', fulfillment_status: null });
@@ -249,39 +279,41 @@ describe('fulfillment sync', () => {
   });
 
   test('fulfillment sync records a backwards report without moving the order, and stops checking a delivered one', async () => {
-    const env = { CODRAIL_FULFILLMENT_URL: sim.url, CODRAIL_FULFILLMENT_TOKEN: '' };
-    await sim.advance(remoteId, 'GUIA_GENERADA');
-    assert.deepEqual((await cliJson(tmp.file, ['fulfillment', 'sync'], { env })).json, { checked: 1, changed: 1, errors: [] });
-    assert.deepEqual(orderRow(pushed()), { status: 'shipped', fulfillment_status: 'GUIA_GENERADA' });
-    assert.equal(events(pushed(), 'order.status_refused').length, 1);
+    const env = platformEnv();
+    // An order the platform has in transit, already synced to shipped.
+    const own = await ownPushedOrder((id) => onPlatform(id, '+573001000009'));
+    await sim.advance(own.remote, 'EN_TRANSITO');
+    assert.deepEqual((await cliJson(own.file, ['fulfillment', 'sync'], { env })).json, { checked: 1, changed: 1, errors: [] });
+    assert.deepEqual(orderRowIn(own.file, own.id), { status: 'shipped', fulfillment_status: 'EN_TRANSITO' });
 
-    await sim.advance(remoteId, 'ENTREGADO');
-    assert.deepEqual((await cliJson(tmp.file, ['fulfillment', 'sync'], { env })).json, { checked: 1, changed: 1, errors: [] });
-    assert.deepEqual(orderRow(pushed()), { status: 'delivered', fulfillment_status: 'ENTREGADO' });
-    assert.deepEqual((await cliJson(tmp.file, ['fulfillment', 'sync'], { env })).json, { checked: 0, changed: 0, errors: [] });
+    await sim.advance(own.remote, 'GUIA_GENERADA');
+    assert.deepEqual((await cliJson(own.file, ['fulfillment', 'sync'], { env })).json, { checked: 1, changed: 1, errors: [] });
+    assert.deepEqual(orderRowIn(own.file, own.id), { status: 'shipped', fulfillment_status: 'GUIA_GENERADA' });
+    assert.equal(eventsIn(own.file, own.id, 'order.status_refused').length, 1);
+
+    await sim.advance(own.remote, 'ENTREGADO');
+    assert.deepEqual((await cliJson(own.file, ['fulfillment', 'sync'], { env })).json, { checked: 1, changed: 1, errors: [] });
+    assert.deepEqual(orderRowIn(own.file, own.id), { status: 'delivered', fulfillment_status: 'ENTREGADO' });
+    assert.deepEqual((await cliJson(own.file, ['fulfillment', 'sync'], { env })).json, { checked: 0, changed: 0, errors: [] });
   });
 
   test('fulfillment sync reports an order the platform does not know as an error and goes on', async () => {
-    const lost = orders[2]!.id;
-    write("UPDATE fulfillment_jobs SET state = 'done', remote_id = 'P-999999' WHERE order_id = ?", lost);
-    try {
-      const { json } = await cliJson(tmp.file, ['fulfillment', 'sync'], { env: { CODRAIL_FULFILLMENT_URL: sim.url, CODRAIL_FULFILLMENT_TOKEN: '' } });
-      assert.equal(json.checked, 1);
-      assert.equal(json.changed, 0);
-      assert.deepEqual(json.errors, [{ order_id: lost, error: 'GET /orders/P-999999: HTTP 404 not found' }]);
-      assert.deepEqual(orderRow(lost), { status: 'pending', fulfillment_status: null });
-    } finally {
-      write("UPDATE fulfillment_jobs SET state = 'queued', remote_id = NULL WHERE order_id = ?", lost);
-    }
+    const { file, id: lost } = await ownPushedOrder(async () => 'P-999999');
+    const { json } = await cliJson(file, ['fulfillment', 'sync'], { env: platformEnv() });
+    assert.equal(json.checked, 1);
+    assert.equal(json.changed, 0);
+    assert.deepEqual(json.errors, [{ order_id: lost, error: 'GET /orders/P-999999: HTTP 404 not found' }]);
+    assert.deepEqual(orderRowIn(file, lost), { status: 'pending', fulfillment_status: null });
   });
 
   test('fulfillment replay --order of a done job re-queues nothing and records nothing', async () => {
-    const before = job(pushed());
+    const own = await ownPushedOrder(async () => 'P-100001');
+    const before = jobIn(own.file, own.id);
     assert.equal(before.state, 'done');
-    const { json } = await cliJson(tmp.file, ['fulfillment', 'replay', '--order', pushed()]);
+    const { json } = await cliJson(own.file, ['fulfillment', 'replay', '--order', own.id]);
     assert.deepEqual(json, { replayed: 0, orders: [] });
-    assert.deepEqual(job(pushed()), before);
-    assert.equal(events(pushed(), 'fulfillment.replayed').length, 0);
+    assert.deepEqual(jobIn(own.file, own.id), before);
+    assert.equal(eventsIn(own.file, own.id, 'fulfillment.replayed').length, 0);
   });
 });
 
