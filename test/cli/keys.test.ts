@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { tempDbFile } from '../helpers/server.ts';
 import { cliFails, cliJson, count, readDb, UUID, withApp } from '../helpers/cli-expect.ts';
 import { createAccount } from '../../src/use-cases/accounts/accounts.use-case.ts';
-import { addStore } from '../helpers/fixtures.ts';
+import { addKey, addStore, rollKey } from '../helpers/fixtures.ts';
 
 const tmp = tempDbFile();
 after(() => tmp.cleanup());
@@ -24,22 +24,26 @@ interface KeyRow {
 }
 const keyRow = (id: string) => readDb(tmp.file, (db) => db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined);
 
+let accountId = '';
 let storeId = '';
-const issued: { id: string; key: string }[] = [];
-let publishableTest = { id: '', key: '' };
-let secret = { id: '', key: '' };
+
+/** A store of the account; a test whose list must hold only its own keys makes one. */
+const newStore = () => withApp(tmp.file, async (app) => (await addStore(app, accountId, { name: 'Tienda', country: 'CO', currency: 'COP', domains: ['shop.example.com', 'pay.example.com'] })).id);
+
+/** A key issued in-process, as `keys create` issues it, for a test that rolls, lists or revokes one. */
+const issue = (input: { type: 'publishable' | 'secret'; env?: 'live' | 'test'; domains?: string[] }, store = storeId) =>
+  withApp(tmp.file, async (app) => {
+    const { id, key } = await addKey(app, { store_id: store, ...input });
+    return { id, key };
+  });
 
 before(async () => {
-  storeId = await withApp(tmp.file, async (app) => {
-    const account = await createAccount(app, { name: 'Acme' });
-    return (await addStore(app, account.id, { name: 'Tienda', country: 'CO', currency: 'COP', domains: ['shop.example.com', 'pay.example.com'] })).id;
-  });
+  accountId = await withApp(tmp.file, async (app) => (await createAccount(app, { name: 'Acme' })).id);
+  storeId = await newStore();
 });
 
 test('keys create --type publishable --env test prints {id, key, type, env, prefix} and stores only the SHA-256 of the key', async () => {
   const { json } = await cliJson(tmp.file, ['keys', 'create', '--store', storeId, '--type', 'publishable', '--env', 'test']);
-  publishableTest = { id: json.id, key: json.key };
-  issued.push(publishableTest);
   assert.match(json.id, UUID);
   assert.match(json.key, /^svc_test_pub_[0-9A-Za-z]{32}$/);
   assert.equal(json.type, 'publishable');
@@ -58,8 +62,6 @@ test('keys create --type publishable --env test prints {id, key, type, env, pref
 
 test('keys create --type secret prints a svc_live_secret_ key with 40 base62 characters', async () => {
   const { json } = await cliJson(tmp.file, ['keys', 'create', '--store', storeId, '--type', 'secret']);
-  secret = { id: json.id, key: json.key };
-  issued.push(secret);
   assert.match(json.key, /^svc_live_secret_[0-9A-Za-z]{40}$/);
   assert.equal(json.type, 'secret');
   assert.equal(json.env, 'live');
@@ -68,7 +70,6 @@ test('keys create --type secret prints a svc_live_secret_ key with 40 base62 cha
 
 test('keys create --type publishable without --env makes a live key', async () => {
   const { json } = await cliJson(tmp.file, ['keys', 'create', '--store', storeId, '--type', 'publishable', '--domain', 'pay.example.com']);
-  issued.push({ id: json.id, key: json.key });
   assert.match(json.key, /^svc_live_pub_[0-9A-Za-z]{32}$/);
   assert.equal(json.env, 'live');
 });
@@ -84,14 +85,11 @@ test('keys create for a store that does not exist fails with exit 1', async () =
   assert.match(r.stderr, /Store not found/);
 });
 
-let rolled = { id: '', key: '' };
-
 test('keys roll --grace 5 issues a new key and schedules the old one to be revoked five minutes later', async () => {
+  const publishableTest = await issue({ type: 'publishable', env: 'test' });
   const t0 = Date.now();
   const { json } = await cliJson(tmp.file, ['keys', 'roll', publishableTest.id, '--grace', '5']);
   const t1 = Date.now();
-  rolled = { id: json.id, key: json.key };
-  issued.push(rolled);
   assert.notEqual(json.id, publishableTest.id);
   assert.notEqual(json.key, publishableTest.key);
   assert.match(json.key, /^svc_test_pub_[0-9A-Za-z]{32}$/);
@@ -111,12 +109,22 @@ test('keys roll --grace 5 issues a new key and schedules the old one to be revok
 });
 
 test('keys roll with a grace that is not a whole number is a usage error with exit 2', async () => {
+  const rolled = await issue({ type: 'publishable', env: 'test' });
   await cliFails(tmp.file, ['keys', 'roll', rolled.id, '--grace', 'soon'], 2);
   assert.equal(keyRow(rolled.id)?.revoked_at, null);
 });
 
 test('keys list shows prefixes and state but never a key or its hash', async () => {
-  const { json, result } = await cliJson(tmp.file, ['keys', 'list', '--store', storeId]);
+  // A store of its own with the keys the create tests make, the first rolled with five minutes of grace.
+  const store = await newStore();
+  const publishableTest = await issue({ type: 'publishable', env: 'test' }, store);
+  const issued = [publishableTest, await issue({ type: 'secret' }, store), await issue({ type: 'publishable', domains: ['pay.example.com'] }, store)];
+  const rolled = await withApp(tmp.file, async (app) => {
+    const { id, key } = await rollKey(app, publishableTest.id, 5);
+    return { id, key };
+  });
+  issued.push(rolled);
+  const { json, result } = await cliJson(tmp.file, ['keys', 'list', '--store', store]);
   assert.ok(Array.isArray(json));
   assert.equal(json.length, issued.length);
   for (const { id, key } of issued) {
@@ -134,6 +142,7 @@ test('keys list shows prefixes and state but never a key or its hash', async () 
 });
 
 test('keys revoke revokes at once and prints the key as inactive, without the key', async () => {
+  const secret = await issue({ type: 'secret' });
   const { json, result } = await cliJson(tmp.file, ['keys', 'revoke', secret.id]);
   assert.equal(json.id, secret.id);
   assert.equal(json.active, false);
@@ -143,6 +152,8 @@ test('keys revoke revokes at once and prints the key as inactive, without the ke
 });
 
 test('keys revoke of a key already revoked, or of an unknown key, fails with exit 1', async () => {
+  const secret = await issue({ type: 'secret' });
+  await cliJson(tmp.file, ['keys', 'revoke', secret.id]);
   const again = await cliFails(tmp.file, ['keys', 'revoke', secret.id], 1);
   assert.match(again.stderr, /already revoked/);
   const unknown = await cliFails(tmp.file, ['keys', 'revoke', '01900000-0000-7000-8000-000000000000'], 1);
