@@ -30,7 +30,9 @@ const familyRow = (id: string) =>
 
 let accountId = '';
 let userId = '';
-let loopbackClient = '';
+
+/** A public client registered with the loopback callback, for a test that grants or revokes its tokens. */
+const registerClient = async (name: string): Promise<string> => (await cliJson(tmp.file, ['oauth', 'clients', 'register', '--name', name, '--redirect-uri', LOOPBACK])).json.client_id;
 
 /** A token family as the token endpoint would leave it after a code exchange. */
 async function grantFamily(clientId: string): Promise<string> {
@@ -60,7 +62,6 @@ test('on a fresh database tokens list and keys list print [] and redirects list 
 
 test('clients register with a loopback and a vendor callback prints the public client, stores it as cli and lists it', async () => {
   const { json, result } = await cliJson(tmp.file, ['oauth', 'clients', 'register', '--name', 'Claude Desktop', '--redirect-uri', LOOPBACK, '--redirect-uri', CLAUDE]);
-  loopbackClient = json.client_id;
   assert.match(json.client_id, /^mcp_[0-9A-Za-z]+$/);
   assert.equal(json.client_name, 'Claude Desktop');
   assert.deepEqual(json.redirect_uris, [LOOPBACK, CLAUDE]);
@@ -143,6 +144,7 @@ test('keys rotate twice: the first retires nothing, the second retires the first
 });
 
 test('tokens list shows active families with filters; tokens revoke stops one, which only --all still lists; an unknown family exits 1', async () => {
+  const loopbackClient = await registerClient('Tokens');
   const family = await grantFamily(loopbackClient);
   const active = (await cliJson(tmp.file, ['oauth', 'tokens', 'list', '--client', loopbackClient, '--account', accountId])).json;
   assert.deepEqual(
@@ -163,6 +165,7 @@ test('tokens list shows active families with filters; tokens revoke stops one, w
 });
 
 test('clients revoke sets revoked_at and revokes every token family of the client; an unknown client exits 1', async () => {
+  const loopbackClient = await registerClient('Revoked');
   const family = await grantFamily(loopbackClient);
   const { json } = await cliJson(tmp.file, ['oauth', 'clients', 'revoke', loopbackClient]);
   assert.equal(json.client_id, loopbackClient);
