@@ -5,24 +5,29 @@ import assert from 'node:assert/strict';
 import { tempDbFile } from '../helpers/server.ts';
 import { cliFails, cliJson, count, readDb, UUID, withApp } from '../helpers/cli-expect.ts';
 import { createAccount } from '../../src/use-cases/accounts/accounts.use-case.ts';
-import { addStore } from '../helpers/fixtures.ts';
+import { addProduct, addStore } from '../helpers/fixtures.ts';
 
 const tmp = tempDbFile();
 after(() => tmp.cleanup());
 
+let accountId = '';
 let storeId = '';
-let productId = '';
+
+/** A store of the account without checkout domains, for a test that adds products, domains or pages to it. */
+const newStore = () => withApp(tmp.file, async (app) => (await addStore(app, accountId, { name: 'Tienda', country: 'CO', currency: 'COP' })).id);
+
+/** The draft product `products create` makes in the first test (SKU S), made in-process in a store of the test's own. */
+const draftProduct = (store: string) =>
+  withApp(tmp.file, async (app) => (await addProduct(app, { store_id: store, name: 'Faja', sku: 'S', status: 'draft', packs: [{ quantity: 1, price: 89900 }, { quantity: 3, price: 219900, min_price: 180000 }] })).id);
 
 before(async () => {
-  storeId = await withApp(tmp.file, async (app) => {
-    const account = await createAccount(app, { name: 'Acme' });
-    return (await addStore(app, account.id, { name: 'Tienda', country: 'CO', currency: 'COP' })).id;
-  });
+  accountId = await withApp(tmp.file, async (app) => (await createAccount(app, { name: 'Acme' })).id);
+  storeId = await newStore();
 });
 
 test('products create prints a draft product with its packs in major units, min_price, floor and formatted price', async () => {
   const { json } = await cliJson(tmp.file, ['products', 'create', '--store', storeId, '--name', 'Faja', '--pack', '1x:89900', '--pack', '3x:219900:180000', '--sku', 'S']);
-  productId = json.id;
+  const productId = json.id;
   assert.match(json.id, UUID);
   assert.equal(json.store_id, storeId);
   assert.equal(json.name, 'Faja');
@@ -53,7 +58,9 @@ test('products create with a pack spec without a price or with a price of three 
 });
 
 test('products create with a SKU already used in the store fails with exit 1', async () => {
-  const r = await cliFails(tmp.file, ['products', 'create', '--store', storeId, '--name', 'Otra faja', '--pack', '1x:100', '--sku', 'S'], 1);
+  const store = await newStore();
+  await draftProduct(store);
+  const r = await cliFails(tmp.file, ['products', 'create', '--store', store, '--name', 'Otra faja', '--pack', '1x:100', '--sku', 'S'], 1);
   assert.match(r.stderr, /SKU S already exists/);
 });
 
@@ -62,6 +69,7 @@ test('products create for a store that does not exist fails with exit 1', async 
 });
 
 test('landings create --publish of a draft product in a store without domains is refused with each readiness problem and stores nothing', async () => {
+  const productId = await draftProduct(await newStore());
   const before = count(tmp.file, 'landing_pages');
   const r = await cliFails(tmp.file, ['landings', 'create', '--product', productId, '--slug', 'faja-promo', '--publish'], 1);
   assert.match(r.stderr, /not ready/);
@@ -71,6 +79,8 @@ test('landings create --publish of a draft product in a store without domains is
 });
 
 test('landings create --publish prints the page with the URL under the configured base URL once the product and store are ready', async () => {
+  const storeId = await newStore();
+  const productId = await draftProduct(storeId);
   await cliJson(tmp.file, ['products', 'update', productId, '--status', 'active']);
   await cliJson(tmp.file, ['stores', 'domains', 'add', storeId, 'shop.example.com']);
   const { json } = await cliJson(tmp.file, ['landings', 'create', '--product', productId, '--slug', 'Faja-Promo', '--publish'], {
@@ -85,11 +95,14 @@ test('landings create --publish prints the page with the URL under the configure
 });
 
 test('landings create with a slug already taken fails with exit 1', async () => {
-  const r = await cliFails(tmp.file, ['landings', 'create', '--product', productId, '--slug', 'faja-promo'], 1);
+  const productId = await draftProduct(await newStore());
+  await cliJson(tmp.file, ['landings', 'create', '--product', productId, '--slug', 'faja-repetida']);
+  const r = await cliFails(tmp.file, ['landings', 'create', '--product', productId, '--slug', 'faja-repetida'], 1);
   assert.match(r.stderr, /taken/);
 });
 
 test('landings create with a slug that is not lower-case letters, digits and dashes is a usage error with exit 2', async () => {
+  const productId = await draftProduct(await newStore());
   await cliFails(tmp.file, ['landings', 'create', '--product', productId, '--slug', 'faja promo!'], 2);
 });
 
