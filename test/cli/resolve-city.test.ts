@@ -194,8 +194,22 @@ test('orders resolve-city of a sandbox order works without a fulfillment job and
 });
 
 test('orders list --review is empty once every flagged order is resolved', async () => {
-  const { json } = await cliJson(tmp.file, ['orders', 'list', '--review']);
-  assert.deepEqual(json, []);
+  // A database of its own, so that every flagged order is the one this test places and resolves.
+  const own = tempDbFile();
+  try {
+    const flagged = await withApp(own.file, async (app) => {
+      const s = await seedShop(app);
+      const { body } = await createOrder(app, { body: orderBody(s, unmatchable('Diana Mora', '3112223344')), apiKey: s.liveKey, origin: 'https://shop.example.com', ip: '203.0.113.8' }, {});
+      return body.data as { id: string; needs_review: boolean };
+    });
+    assert.equal(flagged.needs_review, true);
+    assert.deepEqual((await cliJson(own.file, ['orders', 'list', '--review'])).json.map((o: { id: string }) => o.id), [flagged.id]);
+    await cliJson(own.file, ['orders', 'resolve-city', flagged.id, '--region', 'Antioquia', '--city', 'Medellín']);
+    const { json } = await cliJson(own.file, ['orders', 'list', '--review']);
+    assert.deepEqual(json, []);
+  } finally {
+    own.cleanup();
+  }
 });
 
 test('orders resolve-city of an order whose job is in flight or done fails with exit 1 and changes nothing', async () => {
