@@ -2,21 +2,21 @@
 // read the {url} they print with --json, call them with fetch, stop them with SIGTERM), and
 // `codrail secrets rotate` over stored platform credentials (README "Secrets at rest"): the key file
 // next to the database, CODRAIL_SECRET_KEY replacing it (the file kept as a previous key),
-// CODRAIL_SECRET_KEY_PREVIOUS, credentials that no configured key opens, and a malformed key.
+// CODRAIL_SECRET_KEY_PREVIOUS, credentials that no configured key opens, and a malformed key. Each
+// rotation test seals its own credentials in a database of its own, so it passes alone.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tempDbFile } from '../helpers/server.ts';
-import { seedShop, type Shop } from '../helpers/fixtures.ts';
+import { seedShop } from '../helpers/fixtures.ts';
 import { cliFails, cliJson, readDb, withApp } from '../helpers/cli-expect.ts';
 import { BIN, cliEnv, runCli } from '../helpers/cli.ts';
 import { startSimulator, type Simulator } from '../../src/fulfillment/simulator.ts';
 import { keyId } from '../../src/domain/secret-box.ts';
 
 const tmp = tempDbFile();
-const KEY_FILE = `${tmp.file}.key`;
 /** Nothing from the developer's shell leaks in: no platform token, app secret or sealing key. */
 const CLEAN = { CODRAIL_FULFILLMENT_TOKEN: '', CODRAIL_WHATSAPP_TOKEN: '', CODRAIL_WHATSAPP_APP_SECRET: '', CODRAIL_FULFILLMENT_WEBHOOK_SECRET: '', CODRAIL_SECRET_KEY: '', CODRAIL_SECRET_KEY_PREVIOUS: '' };
 
@@ -138,86 +138,118 @@ describe('secrets rotate', () => {
   const TOKEN = 'dropi-tok-rotate-9f3e';
   const newKey = randomBytes(32);
   const unrelated = randomBytes(32);
-  let shop: Shop;
   let platform: Simulator;
-  let fileKeyId = '';
-  const sealed = () => readDb(tmp.file, (db) => (db.prepare('SELECT token_sealed FROM fulfillment_connections WHERE store_id = ?').get(shop.storeId) as { token_sealed: string }).token_sealed);
+  const owns: { cleanup(): void }[] = [];
   const kidOf = (value: string) => value.split('.')[1];
   const env = (extra: Record<string, string> = {}) => ({ ...CLEAN, CODRAIL_FULFILLMENT_URL: platform.url, ...extra });
-  /** `secrets rotate` whose stdout is its report, whatever the exit code. */
-  const rotate = async (extra: Record<string, string> = {}) => {
-    const r = await runCli(['--json', 'secrets', 'rotate'], { db: tmp.file, env: env(extra) });
-    return { ...r, report: r.json as { key: string; key_id: string; resealed: number; already_current: number; failed: { store_id: string; error: string }[] } };
-  };
+
+  /** A database of its own whose store's platform token `connection set` sealed with the key file it created next to it. */
+  async function sealedStore() {
+    const own = tempDbFile();
+    owns.push(own);
+    const shop = await withApp(own.file, (app) => seedShop(app));
+    await cliJson(own.file, ['fulfillment', 'connection', 'set', shop.storeId, '--api-token', TOKEN], { env: env() });
+    const keyFile = `${own.file}.key`;
+    return {
+      file: own.file,
+      keyFile,
+      shop,
+      fileKeyId: keyId(Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64')),
+      sealed: () => readDb(own.file, (db) => (db.prepare('SELECT token_sealed FROM fulfillment_connections WHERE store_id = ?').get(shop.storeId) as { token_sealed: string }).token_sealed),
+      /** `secrets rotate` whose stdout is its report, whatever the exit code. */
+      rotate: async (extra: Record<string, string> = {}) => {
+        const r = await runCli(['--json', 'secrets', 'rotate'], { db: own.file, env: env(extra) });
+        return { ...r, report: r.json as { key: string; key_id: string; resealed: number; already_current: number; failed: { store_id: string; error: string }[] } };
+      },
+    };
+  }
+
+  /** A sealed store whose token `secrets rotate` then moved to newKey given as CODRAIL_SECRET_KEY. */
+  async function resealedWithNewKey() {
+    const store = await sealedStore();
+    const { code, stderr } = await store.rotate({ CODRAIL_SECRET_KEY: newKey.toString('base64') });
+    assert.equal(code, 0, stderr);
+    assert.equal(kidOf(store.sealed()), keyId(newKey));
+    return store;
+  }
 
   before(async () => {
     platform = await startSimulator({});
-    shop = await withApp(tmp.file, (app) => seedShop(app));
-    await cliJson(tmp.file, ['fulfillment', 'connection', 'set', shop.storeId, '--api-token', TOKEN], { env: env() });
-    fileKeyId = keyId(Buffer.from(readFileSync(KEY_FILE, 'utf8').trim(), 'base64'));
   });
-  after(() => platform.close());
+  after(async () => {
+    await platform.close();
+    for (const own of owns) own.cleanup();
+  });
 
   test('with the key that sealed them, rotate re-seals nothing: resealed 0, already_current 1', async () => {
-    const before_ = sealed();
-    assert.equal(kidOf(before_), fileKeyId);
-    const { code, report, stderr } = await rotate();
+    const store = await sealedStore();
+    const before_ = store.sealed();
+    assert.equal(kidOf(before_), store.fileKeyId);
+    const { code, report, stderr } = await store.rotate();
     assert.equal(code, 0, stderr);
-    assert.deepEqual(report, { key: KEY_FILE, key_id: fileKeyId, resealed: 0, already_current: 1, failed: [] });
-    assert.equal(sealed(), before_);
+    assert.deepEqual(report, { key: store.keyFile, key_id: store.fileKeyId, resealed: 0, already_current: 1, failed: [] });
+    assert.equal(store.sealed(), before_);
   });
 
   test('with a new CODRAIL_SECRET_KEY, the key file is kept as a previous key: rotate re-seals with the new key', async () => {
-    const before_ = sealed();
-    const { code, report, stderr } = await rotate({ CODRAIL_SECRET_KEY: newKey.toString('base64') });
+    const store = await sealedStore();
+    const before_ = store.sealed();
+    const { code, report, stderr } = await store.rotate({ CODRAIL_SECRET_KEY: newKey.toString('base64') });
     assert.equal(code, 0, stderr);
     assert.deepEqual(report, { key: 'CODRAIL_SECRET_KEY', key_id: keyId(newKey), resealed: 1, already_current: 0, failed: [] });
-    const after_ = sealed();
+    const after_ = store.sealed();
     assert.notEqual(after_, before_);
     assert.equal(kidOf(after_), keyId(newKey));
     assert.ok(!after_.includes(TOKEN));
   });
 
   test('once re-sealed, the credentials work with CODRAIL_SECRET_KEY alone (no key file), and no key file is created', async () => {
-    renameSync(KEY_FILE, `${KEY_FILE}.old`);
-    const { json } = await cliJson(tmp.file, ['fulfillment', 'connection', 'test', shop.storeId], { env: env({ CODRAIL_SECRET_KEY: newKey.toString('base64') }) });
+    const store = await resealedWithNewKey();
+    renameSync(store.keyFile, `${store.keyFile}.old`);
+    const { json } = await cliJson(store.file, ['fulfillment', 'connection', 'test', store.shop.storeId], { env: env({ CODRAIL_SECRET_KEY: newKey.toString('base64') }) });
     assert.equal(json.ok, true, JSON.stringify(json));
     assert.equal(json.source, 'store');
     assert.equal(json.account.name, `Simulated account …${TOKEN.slice(-4)}`);
-    assert.equal(existsSync(KEY_FILE), false);
+    assert.equal(existsSync(store.keyFile), false);
   });
 
   test('an unrelated CODRAIL_SECRET_KEY without the key file: rotate reports the credentials it cannot open in failed, exit 1, and keeps them', async () => {
-    const before_ = sealed();
-    const { code, report, stderr } = await rotate({ CODRAIL_SECRET_KEY: unrelated.toString('base64') });
+    const store = await resealedWithNewKey();
+    renameSync(store.keyFile, `${store.keyFile}.old`);
+    const before_ = store.sealed();
+    const { code, report, stderr } = await store.rotate({ CODRAIL_SECRET_KEY: unrelated.toString('base64') });
     assert.equal(code, 1, stderr);
     assert.deepEqual([report.key_id, report.resealed, report.already_current], [keyId(unrelated), 0, 0]);
     assert.equal(report.failed.length, 1);
-    assert.equal(report.failed[0]!.store_id, shop.storeId);
+    assert.equal(report.failed[0]!.store_id, store.shop.storeId);
     assert.match(report.failed[0]!.error, new RegExp(`sealed with key ${keyId(newKey)}, which is not configured`));
-    assert.equal(sealed(), before_);
+    assert.equal(store.sealed(), before_);
   });
 
   test('CODRAIL_SECRET_KEY_PREVIOUS holding the old key lets rotate move the credentials to the next key', async () => {
-    const { code, report, stderr } = await rotate({ CODRAIL_SECRET_KEY: unrelated.toString('base64'), CODRAIL_SECRET_KEY_PREVIOUS: newKey.toString('base64') });
+    // No key file: only CODRAIL_SECRET_KEY_PREVIOUS opens the credentials.
+    const store = await resealedWithNewKey();
+    renameSync(store.keyFile, `${store.keyFile}.old`);
+    const { code, report, stderr } = await store.rotate({ CODRAIL_SECRET_KEY: unrelated.toString('base64'), CODRAIL_SECRET_KEY_PREVIOUS: newKey.toString('base64') });
     assert.equal(code, 0, stderr);
     assert.deepEqual([report.resealed, report.already_current, report.failed], [1, 0, []]);
-    assert.equal(kidOf(sealed()), keyId(unrelated));
+    assert.equal(kidOf(store.sealed()), keyId(unrelated));
   });
 
   test('a malformed CODRAIL_SECRET_KEY or a damaged key file is a configuration failure naming it (exit 1, README: exit 2 is for argv), and nothing changes', async () => {
-    const before_ = sealed();
-    writeFileSync(KEY_FILE, 'not a key\n', { mode: 0o600 });
+    const store = await sealedStore();
+    const before_ = store.sealed();
+    writeFileSync(store.keyFile, 'not a key\n', { mode: 0o600 });
     try {
       const [malformed, damaged] = await Promise.all([
-        cliFails(tmp.file, ['secrets', 'rotate'], 1, { env: env({ CODRAIL_SECRET_KEY: 'short' }) }),
-        cliFails(tmp.file, ['secrets', 'rotate'], 1, { env: env() }),
+        cliFails(store.file, ['secrets', 'rotate'], 1, { env: env({ CODRAIL_SECRET_KEY: 'short' }) }),
+        cliFails(store.file, ['secrets', 'rotate'], 1, { env: env() }),
       ]);
       assert.match(malformed.stderr, /Invalid configuration: CODRAIL_SECRET_KEY must be 32 bytes in base64/);
-      assert.ok(damaged.stderr.includes(`${KEY_FILE} must be 32 bytes in base64`), damaged.stderr);
+      assert.ok(damaged.stderr.includes(`${store.keyFile} must be 32 bytes in base64`), damaged.stderr);
     } finally {
-      rmSync(KEY_FILE);
+      rmSync(store.keyFile);
     }
-    assert.equal(sealed(), before_);
+    assert.equal(store.sealed(), before_);
   });
 });
