@@ -3,7 +3,7 @@
 import { breakdown, evaluate, percent, readLabelledSet } from './city-eval.ts';
 
 const verbose = process.argv.includes('--verbose');
-for (const name of ['eval.csv', 'holdout.csv', 'messy.csv', 'holdout2.csv']) {
+for (const name of ['eval.csv', 'holdout.csv', 'messy.csv', 'holdout2.csv', 'holdout3.csv']) {
   const { figures: f, outcomes } = evaluate(readLabelledSet(name));
   console.log(`\n${name}: ${f.rows} rows, ${f.unique} with a unique right answer, ${f.reviewRows} that need review`);
   console.log(`  confident and right   ${f.confidentRight}/${f.unique} = ${percent(f.confidentRate)}`);

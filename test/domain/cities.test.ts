@@ -237,6 +237,47 @@ describe('CityMatcher: confident matches', () => {
     assert.equal(where(mx.match('México', 'Atizapán de Zaragoza')), 'Atizapán de Zaragoza / México');
   });
 
+  test('a name with the article people add is found in its region and never moves a buyer elsewhere', () => {
+    const m = new CityMatcher([
+      { region: 'Antioquia', city: 'Peñol', code: '05541' },
+      { region: 'Nariño', city: 'El Peñol', code: '52254' },
+      { region: 'Itapúa', city: 'Encarnación', code: '0701' },
+      { region: 'Asunción', city: 'Asunción', code: '0001' },
+    ]);
+    assert.equal(where(m.match('Antioquia', 'El Peñol')), 'Peñol / Antioquia');
+    assert.equal(where(m.match('Nariño', 'El Peñol')), 'El Peñol / Nariño');
+    assert.equal(m.match('Asunción', 'La Encarnación').confident, false);
+  });
+
+  test('two towns of a region known by one name ("Casas Grandes", "El Carmen") are a review', () => {
+    const m = new CityMatcher(
+      [
+        { region: 'Chihuahua', city: 'Casas Grandes', code: '08013' },
+        { region: 'Chihuahua', city: 'Nuevo Casas Grandes', code: '08050' },
+        { region: 'Chocó', city: 'El Carmen de Atrato', code: '27245' },
+        { region: 'Chocó', city: 'Carmen del Darién', code: '27150' },
+      ],
+      { aliases: { places: { Chocó: { 'Carmen del Darién': ['El Carmen'] } } } },
+    );
+    assert.equal(m.match('Chihuahua', 'Casas Grandes').confident, false);
+    assert.equal(where(m.match('Chihuahua', 'Nuevo Casas Grandes')), 'Nuevo Casas Grandes / Chihuahua');
+    assert.deepEqual(m.match('Chocó', 'El Carmen').candidates?.map((c) => c.city).sort(), ['Carmen del Darién', 'El Carmen de Atrato']);
+  });
+
+  test("outside the given region a municipio's own name outranks another's seat name; without a region both count", () => {
+    const m = new CityMatcher(
+      [
+        { region: 'Valle del Cauca', city: 'Cartago', code: '76147' },
+        { region: 'Nariño', city: 'San Pedro de Cartago', code: '52694' },
+        { region: 'Risaralda', city: 'Pereira', code: '66001' },
+      ],
+      { aliases: { cities: { Nariño: { 'San Pedro de Cartago': ['Cartago'] } } } },
+    );
+    assert.equal(where(m.match('Risaralda', 'Cartago')), 'Cartago / Valle del Cauca');
+    assert.equal(where(m.match('Nariño', 'Cartago')), 'San Pedro de Cartago / Nariño');
+    assert.equal(m.match('', 'Cartago').confident, false);
+  });
+
   test('a city of the region named like a neighbourhood of a region given for it is a review', () => {
     const co = new CityMatcher([...CATALOG, { region: 'Cundinamarca', city: 'Venecia', code: '25506' }], {
       country: 'CO',

@@ -93,6 +93,7 @@ const MAX_CANDIDATES = 10;
 const GENERIC_PLACES = new Set(['centro', 'zonacentro', 'centrohistorico', 'norte', 'sur', 'oriente', 'occidente', 'este', 'oeste', 'downtown']);
 /** Words too common to identify a city by themselves ("Puerto", "Villa"). */
 const GENERIC_WORDS = new Set(['san', 'santa', 'santo', 'puerto', 'villa', 'nueva', 'nuevo', 'ciudad', 'general', 'el', 'la', 'los', 'las']);
+const ARTICLE_WORDS = new Set(['el', 'la', 'los', 'las']);
 const SEPARATORS = /\s*[,;/|()[\]]+\s*|\s+[-–—]+\s*|\s*[-–—]+\s+/;
 
 /** How many typos a key of this length may carry and still be recognised. */
@@ -142,6 +143,8 @@ export class CityMatcher {
   readonly #regionNames: string[] = [];
   /** The regions each entry belonged to before (the alias table's moves), by entry index. */
   readonly #formerRegions: number[][] = [];
+  /** Compact key + entry of each name that is a whole catalog name without its leading article. */
+  readonly #wholeName = new Set<string>();
   /** Compact key + entry of each well-known place. */
   readonly #wellKnown = new Set<string>();
   readonly #regionKeys = new Map<string, RegionHit>();
@@ -197,8 +200,17 @@ export class CityMatcher {
     // Short forms ("Ecatepec" for "Ecatepec de Morelos") and first words of every longer name.
     this.#entries.forEach((entry, e) => {
       const words = tokens(entry.city);
-      for (const short of shortForms(words)) this.#indexCityName(short.join(' '), e, SHORT);
+      for (const short of shortForms(words)) {
+        this.#indexCityName(short.join(' '), e, SHORT);
+        // Without its article a name is still the whole name ("El Parral" is "Parral"), unlike a
+        // cut one ("Cartagena" for Cartagena del Chairá): a curated alias elsewhere does not outrank it.
+        if (ARTICLE_WORDS.has(words[0]!) && short.length === words.length - 1) this.#wholeName.add(`${compact(short)}\u0000${e}`);
+      }
       this.#indexPrefixes(words, e);
+      // With the article people add to some names ("El Peñol" for Peñol, "El Guamo" for Guamo): like
+      // the first words of a name, found inside the named region only and never enough to move a
+      // buyer to another one ("Asunción", "La Encarnación" is a barrio, not Encarnación).
+      if (!ARTICLE_WORDS.has(words[0]!)) for (const article of ['el', 'la']) addHit(this.#cityKeys, article + compact(words), { entry: e, kind: PREFIX });
     });
     for (const [region, cities] of Object.entries(aliases.wellKnown ?? {}))
       for (const [city, names] of Object.entries(cities)) {
@@ -302,8 +314,12 @@ export class CityMatcher {
 
     // A phone number, a road marker or a part of town after the name ("Soledad Atlántico 315…").
     // Only a name found as written or as a known alias: a guessed spelling of what is left is not enough.
+    // The first of several comma-separated parts is tried too ("Guayaquil norte, Sauces 6 mz 245").
+    const parts = ciudad.split(SEPARATORS).filter((p) => p.trim() !== '');
+    const first = parts.length > 1 ? tokens(parts[0]!) : [];
+    const readings = [...withoutContactDetails(cityWords), ...(first.length > 0 ? [first, ...withoutContactDetails(first)] : [])];
     if (!this.#regionByKeys(cityWords))
-      for (const reading of withoutContactDetails(cityWords)) {
+      for (const reading of readings) {
         const again = this.match(departamento, reading.join(' '));
         if (again.confident && again.method !== 'fuzzy')
           return { ...again, score: Math.round(again.score * 0.97 * 1000) / 1000, reason: `${again.reason} (phone number or part of town ignored)` };
@@ -469,10 +485,16 @@ export class CityMatcher {
       const otherPlace = [...inRegion, ...this.#inRegions(exact, region.near)].some((h) => h.kind === PLACE && h.entry !== local[0]);
       // A small town's exact name that a big one of the region goes by for short ("México",
       // "Atizapán": Atizapán, or Atizapán de Zaragoza) is a guess between two.
-      const shortOfOther = inRegion.some((h) => (h.kind === SHORT || h.kind === ALIAS) && h.entry !== local[0]);
+      const shortOfOther =
+        inRegion.some((h) => (h.kind === SHORT || h.kind === ALIAS) && h.entry !== local[0]) ||
+        this.#inRegions(prefixes, region.regions).some((h) => h.entry !== local[0]);
       if (kind === NAME && shortOfOther) return this.#review('A city of the region has this name and another city of the region goes by it for short', this.#entriesOf(inRegion));
       if (kind === NAME && !otherPlace) return this.#confident(local[0]!, 'exact', note, 'Region and city found in the catalog');
       if (kind === NAME) return this.#review('A city of the region and a neighbourhood of another city of the region have this name', this.#entriesOf([...inRegion, ...this.#inRegions(exact, region.near)]));
+      // Another city of the region with a weaker claim to the name (a short form, a locality)
+      // makes an alias or a short form a guess between two ("Chocó", "El Carmen").
+      const weakerHere = inRegion.some((h) => h.kind !== PREFIX && h.entry !== local[0]);
+      if ((kind === ALIAS || kind === SHORT) && weakerHere) return this.#review('Two cities of the region go by this name', this.#entriesOf(inRegion));
       if (kind === ALIAS && !namedRegion) return this.#confident(local[0]!, 'alias', 0.98 * note, 'Known alternative name of the city');
       if (kind === SHORT && !namedRegion) return this.#confident(local[0]!, 'alias', 0.95 * note, 'Short form of the name of a city of the region');
       // A neighbourhood is weak evidence: any city that has, or begins with, the name wins a review.
@@ -550,8 +572,13 @@ export class CityMatcher {
     // The first words of another city's longer name make it ambiguous too ("Cadereyta").
     const isOutside = (h: Hit) => !region.regions.has(this.#entries[h.entry]!.regionIndex);
     const outside = cities.filter(isOutside);
+    // With a region given, a municipio's own name outranks another one's seat or popular name
+    // ("Risaralda", "Cartago": Cartago in Valle, not the seat of San Pedro de Cartago in Nariño).
+    // Without one they are two readings ("San Pedro": the Coahuila municipio, or San Pedro Garza García).
+    const named = region.how !== 'none' && outside.some((h) => h.kind === NAME);
     const curated = outside.some((h) => h.kind === ALIAS);
-    const elsewhere = this.#entriesOf(outside.filter((h) => (curated ? h.kind !== SHORT : true)));
+    const whole = (h: Hit) => h.kind === SHORT && this.#wholeName.has(`${compact(words)}\u0000${h.entry}`);
+    const elsewhere = this.#entriesOf(outside.filter((h) => (named && h.kind === ALIAS ? false : curated ? h.kind !== SHORT || whole(h) : true)));
     const rivals = curated ? [] : this.#entriesOf(prefixes.filter(isOutside)).filter((e) => !elsewhere.includes(e));
 
     // 2. The same sounds in the named region ("Vilavisencio", "Sogamozo").

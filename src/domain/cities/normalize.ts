@@ -179,7 +179,7 @@ export const compact = (words: readonly string[]): string => words.join('');
 /** Where the place name ends and contact details or directions begin ("Bello cel 300…", "Capiatá km 20"). */
 const CONTACT_OR_ROAD = new Set(['cel', 'celular', 'cell', 'tel', 'telf', 'telefono', 'movil', 'whatsapp', 'whats', 'wsp', 'km', 'kilometro']);
 /** Where a neighbourhood or a delivery hint follows the town ("Manta barrio Los Esteros", "David cerca del parque"). */
-const SUB_ADDRESS = new Set(['barrio', 'colonia', 'sector', 'urbanizacion', 'fraccionamiento', 'fracc', 'conjunto', 'vereda', 'cerca', 'frente', 'junto', 'detras', 'casco']);
+const SUB_ADDRESS = new Set(['barrio', 'colonia', 'sector', 'urbanizacion', 'fraccionamiento', 'fracc', 'conjunto', 'vereda', 'cdla', 'ciudadela', 'cerca', 'frente', 'junto', 'detras', 'casco', 'entregar', 'entrega', 'llamar', 'horario']);
 const PART_OF_TOWN = new Set(['norte', 'sur', 'centro', 'oriente', 'occidente', 'este', 'oeste']);
 /** A street address is not a town with extras: "Av. Vallarta 3233" must not become Puerto Vallarta. */
 const STREET = new Set(['av', 'avenida', 'calle', 'cll', 'cl', 'carrera', 'cra', 'kr', 'cr', 'diagonal', 'dg', 'transversal', 'tv', 'mz', 'manzana', 'lote', 'casa', 'int', 'interior', 'apto', 'apartamento', 'piso', 'edificio', 'torre', 'bloque']);
@@ -190,8 +190,8 @@ const STREET = new Set(['av', 'avenida', 'calle', 'cll', 'cl', 'carrera', 'cra',
  * 0991234567" → "quito norte", "quito"). None when there is nothing to drop or the text is a street address.
  */
 export function withoutContactDetails(words: readonly string[]): string[][] {
-  if (words.some((w) => STREET.has(w))) return [];
-  const cut = words.findIndex((w, i) => CONTACT_OR_ROAD.has(w) || /^\d{3,}$/.test(w) || (i > 0 && SUB_ADDRESS.has(w)));
+  if (STREET.has(words[0]!)) return [];
+  const cut = words.findIndex((w, i) => CONTACT_OR_ROAD.has(w) || /^\d{3,}$/.test(w) || (i > 0 && (SUB_ADDRESS.has(w) || STREET.has(w))));
   const kept = cut < 0 ? [...words] : words.slice(0, cut);
   const out: string[][] = [];
   if (kept.length > 0 && kept.length < words.length) out.push(kept);
@@ -265,6 +265,9 @@ export function shortForms(words: readonly string[]): string[][] {
   const base = stripFiller(words);
   const article = base.length > 1 && ARTICLES.has(base[0]!);
   if (article) out.push(base.slice(1));
+  // "Nuevo Casas Grandes" is "Casas Grandes" to many: a short form, so the old town of that name in
+  // the same region becomes a guess between two.
+  if (base.length > 2 && (base[0] === 'nuevo' || base[0] === 'nueva')) out.push(base.slice(1));
   const cut = base.findIndex((w, i) => i > (article ? 1 : 0) && (w === 'de' || w === 'del'));
   if (cut > 0 && base.length - cut > 1) {
     const head = base.slice(0, cut);

@@ -16,7 +16,7 @@ const show = (list: Outcome[]) =>
     .map((o) => `${o.row.country} line ${o.row.line}: "${o.row.departamento}" / "${o.row.ciudad}" → ${o.decision.confident ? `${o.decision.city} (${o.decision.region})` : 'review'}; expected ${o.row.expected ? `${o.row.expected.city} (${o.row.expected.region})` : 'review'}`)
     .join('\n');
 
-for (const name of ['eval.csv', 'holdout.csv', 'messy.csv', 'holdout2.csv']) {
+for (const name of ['eval.csv', 'holdout.csv', 'messy.csv', 'holdout2.csv', 'holdout3.csv']) {
   describe(`the labelled set ${name}`, () => {
     const rows = readLabelledSet(name);
     const { figures, outcomes } = evaluate(rows);
