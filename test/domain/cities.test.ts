@@ -278,6 +278,19 @@ describe('CityMatcher: confident matches', () => {
     assert.equal(m.match('', 'Cartago').confident, false);
   });
 
+  test('a buyer who names another region is moved only to a major city of that name', () => {
+    const m = new CityMatcher([...CATALOG, { region: 'Arauca', city: 'Arauca', code: '81001' }, { region: 'Norte de Santander', city: 'La Playa', code: '54398' }], {
+      aliases: { major: { Antioquia: ['Medellín'], Arauca: ['Arauca'] } },
+    });
+    assert.equal(where(m.match('Cundinamarca', 'Medellín')), 'Medellín / Antioquia');
+    assert.equal(where(m.match('Caldas', 'Arauca')), 'Arauca / Arauca');
+    const d = m.match('Atlántico', 'La Playa');
+    assert.equal(d.confident, false);
+    assert.match(d.reason, /small town of another region/);
+    // Without a region the one town of that name is still the answer.
+    assert.equal(where(m.match('', 'La Playa')), 'La Playa / Norte de Santander');
+  });
+
   test('a city of the region named like a neighbourhood of a region given for it is a review', () => {
     const co = new CityMatcher([...CATALOG, { region: 'Cundinamarca', city: 'Venecia', code: '25506' }], {
       country: 'CO',

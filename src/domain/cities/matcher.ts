@@ -24,6 +24,12 @@ export interface AliasTable {
    * place needs its own region, because barrio names repeat from town to town.
    */
   wellKnown?: Record<string, Record<string, readonly string[]>>;
+  /**
+   * Region capitals, large cities and towns known countrywide, by region. A buyer who names another
+   * region is moved to one of these; a smaller town of that name elsewhere is a review, because the
+   * buyer's own region likely has a barrio or corregimiento called so.
+   */
+  major?: Record<string, readonly string[]>;
   /** Pairs of regions buyers give for each other (Cundinamarca for Bogotá, D.C.). */
   overlaps?: readonly (readonly [string, string])[];
   /**
@@ -145,6 +151,8 @@ export class CityMatcher {
   readonly #formerRegions: number[][] = [];
   /** Compact key + entry of each name that is a whole catalog name without its leading article. */
   readonly #wholeName = new Set<string>();
+  /** Entries of the alias table's major cities (undefined: no list, every city counts as major). */
+  readonly #major: Set<number> | undefined;
   /** Compact key + entry of each well-known place. */
   readonly #wellKnown = new Set<string>();
   readonly #regionKeys = new Map<string, RegionHit>();
@@ -212,6 +220,7 @@ export class CityMatcher {
       // buyer to another one ("Asunción", "La Encarnación" is a barrio, not Encarnación).
       if (!ARTICLE_WORDS.has(words[0]!)) for (const article of ['el', 'la']) addHit(this.#cityKeys, article + compact(words), { entry: e, kind: PREFIX });
     });
+    this.#major = aliases.major ? new Set(Object.entries(aliases.major).flatMap(([region, cities]) => cities.map((c) => entryIndex.get(`${region}\u0000${c}`)).filter((e) => e !== undefined))) : undefined;
     for (const [region, cities] of Object.entries(aliases.wellKnown ?? {}))
       for (const [city, names] of Object.entries(cities)) {
         const e = entryIndex.get(`${region}\u0000${city}`);
@@ -610,6 +619,8 @@ export class CityMatcher {
       const conflicts = [...this.#entriesOf(inRegion), ...this.#startingWith(prefixes, region.regions), ...places];
       if (conflicts.length > 0) return this.#review('The name is a place of the given region or a neighbourhood, and a city of another region', [...conflicts, ...elsewhere]);
       if (region.how !== 'none' && !asWritten) return this.#review('Only part of the text names a city, and that city is in another region', elsewhere);
+      if (region.how !== 'none' && this.#major && !this.#major.has(elsewhere[0]!))
+        return this.#review('A small town of another region has this name; the given region may have a place called so', elsewhere);
       const reason = region.how === 'none' ? 'Region missing or not recognised; the city exists in one region only' : 'The city is not in the given region but exists in one region only';
       return this.#confident(elsewhere[0]!, 'unique_city', this.#strongest(cities)[0]!.kind === NAME ? 0.9 : 0.88, reason);
     }

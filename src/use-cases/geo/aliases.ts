@@ -17,5 +17,5 @@ export function readAliases(country: string): AliasTable {
   const url = new URL(`${country}.json`, ALIASES_DIR);
   if (!/^[A-Z]{2}$/.test(country) || !existsSync(url)) return {};
   const file = JSON.parse(readFileSync(url, 'utf8')) as AliasFile;
-  return { regions: file.regions ?? {}, cities: file.cities ?? {}, places: file.places ?? {}, overlaps: file.overlaps ?? [], moved: file.moved ?? {}, wellKnown: file.wellKnown ?? {} };
+  return { regions: file.regions ?? {}, cities: file.cities ?? {}, places: file.places ?? {}, overlaps: file.overlaps ?? [], moved: file.moved ?? {}, wellKnown: file.wellKnown ?? {}, ...(file.major ? { major: file.major } : {}) };
 }

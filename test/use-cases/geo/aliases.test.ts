@@ -37,6 +37,7 @@ for (const file of files) {
       }
     }
     for (const [a, b] of data.overlaps ?? []) assert.ok(regions[a] && regions[b] && a !== b, `overlap ${a} / ${b}`);
+    for (const [region, cities] of Object.entries(data.major ?? {})) for (const city of cities) assert.ok(regions[region]?.includes(city), `major: "${city}" in "${region}"`);
     for (const [region, cities] of Object.entries(data.moved ?? {}))
       for (const [city, before] of Object.entries(cities)) {
         assert.ok(regions[region]?.includes(city), `moved: "${city}" in "${region}"`);
