@@ -285,6 +285,9 @@ describe('GET /openapi.json', () => {
       });
 
       test('the next order from the same IP answers 429 with Retry-After as documented', async () => {
+        // Spends the IP's one counted request of the minute, unless the sandbox order test already has.
+        const first = await postOrder(server.url, orderBody(shop, { telefono: '3001239876' }), { 'x-svc-api-key': shop.testKey, origin: 'http://localhost' });
+        assert.ok([200, 429].includes(first.status), `the first order answers 200 or, once the minute is spent, 429: ${first.status}`);
         const res = await postOrder(server.url, orderBody(shop, { telefono: '3009876543' }), { 'x-svc-api-key': shop.testKey, origin: 'http://localhost' });
         assert.equal(res.status, 429);
         await check(res);
