@@ -52,12 +52,15 @@ describe('the CLI', () => {
       const { CreateAccountOrderSchema } = await import('../../src/use-cases/orders/create-account-order.schema.ts');
       const as = operatorAs(shop.accountId);
       const review = await createAccountOrder(app, as, parseWith(CreateAccountOrderSchema, { store_id: shop.storeId, product_id: shop.productId, buyer: buyer({ telefono: nextPhone(), departamento: 'Atlantida', ciudad: 'Zzyzx' }), idempotency_key: 'newcomer-review' }));
+      // A barrio of Bogotá given with Cundinamarca: the matcher's candidate is worth showing.
+      await createAccountOrder(app, as, parseWith(CreateAccountOrderSchema, { store_id: shop.storeId, product_id: shop.productId, buyer: buyer({ telefono: nextPhone(), departamento: 'Cundinamarca', ciudad: 'Chapinero' }), idempotency_key: 'newcomer-review-barrio' }));
       return review.id as string;
     });
     const list = await runCli(['orders', 'list', '--review'], { db: tmp.file });
     assert.equal(list.code, 0, list.stderr);
     assert.match(list.stdout, /\[Tienda\]/, 'the store is named');
-    assert.match(list.stdout, /needs review: the buyer's city "Zzyzx" \(Atlantida\) matched no catalog city with confidence: fix it with orders resolve-city/);
+    assert.match(list.stdout, /needs review: the buyer's city "Zzyzx" \(Atlantida\) matched no catalog city with confidence \(No city with this name in the catalog\): fix it with orders resolve-city/);
+    assert.match(list.stdout, /needs review: the buyer's city "Chapinero" \(Cundinamarca\) matched no catalog city with confidence \(A neighbourhood of a neighbouring region’s city: barrio names repeat across towns\); it may be Bogotá, D\.C\. \(Bogotá, D\.C\.\): fix it with orders resolve-city/);
     const jobs = await runCli(['fulfillment', 'list'], { db: tmp.file });
     assert.match(jobs.stdout, new RegExp(`${created}  \\[Tienda\\]  push   held`));
     assert.match(jobs.stdout, /waits for the buyer's city "Zzyzx" .*orders resolve-city/);

@@ -75,6 +75,12 @@ export const searchOrders = (db: Db, text: string, limit: number) => {
     .execute();
 };
 
+/** The `order.created` event data of these orders (it holds the city decision), for support's lists. */
+export const createdEventData = (db: Db, orderIds: readonly string[]) =>
+  orderIds.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('order_events').select(['order_id', 'data']).where('order_id', 'in', orderIds).where('type', '=', 'order.created').execute();
+
 export const listEvents = (db: Db, orderId: string) =>
   db.selectFrom('order_events').selectAll().where('order_id', '=', orderId).orderBy('created_at').orderBy('id').execute();
 

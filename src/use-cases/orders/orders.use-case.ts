@@ -1,6 +1,6 @@
 // Support's view of orders: list, show (with events and outbox state), search.
 import type { Deps } from '../../app.ts';
-import { findJobByOrder, findOrder, findOrderByNumber, listEvents, listOrders, searchOrders, type OrderFilter, type OrderRow } from '../../db/queries/orders.queries.ts';
+import { createdEventData, findJobByOrder, findOrder, findOrderByNumber, listEvents, listOrders, searchOrders, type OrderFilter, type OrderRow } from '../../db/queries/orders.queries.ts';
 import { ORDER_STATUSES, type OrderStatus } from '../../db/tables/index.ts';
 import { AppError, fieldError, notFound } from '../../errors.ts';
 import { UUID_PATTERN } from '../../ids.ts';
@@ -10,12 +10,27 @@ import { orderView } from './order-view.ts';
 export async function listOrderSummaries(deps: Pick<Deps, 'db'>, f: Omit<OrderFilter, 'status'> & { status?: string | undefined }) {
   if (f.status !== undefined && !ORDER_STATUSES.includes(f.status as OrderStatus)) throw fieldError('status', `status must be one of ${ORDER_STATUSES.join(', ')}`);
   if (!Number.isInteger(f.limit) || f.limit < 1 || f.limit > LIST_MAX_LIMIT) throw fieldError('limit', `limit must be 1 to ${LIST_MAX_LIMIT}`);
-  return (await listOrders(deps.db, { ...f, status: f.status as OrderStatus | undefined })).map((o) => ({ ...orderView(o), review_reason: reviewReason(o) }));
+  const rows = await listOrders(deps.db, { ...f, status: f.status as OrderStatus | undefined });
+  // The matcher's own words and candidates, recorded with the order: support sees why, and where it may be.
+  const decisions = new Map<string, CityNote>();
+  for (const e of await createdEventData(deps.db, rows.filter((o) => o.needs_review === 1).map((o) => o.id))) {
+    const city = (JSON.parse(e.data) as { city?: CityNote | null }).city;
+    if (city && e.order_id) decisions.set(e.order_id, city);
+  }
+  return rows.map((o) => ({ ...orderView(o), review_reason: reviewReason(o, decisions.get(o.id)) }));
+}
+
+interface CityNote {
+  reason?: string;
+  candidates?: { region: string; city: string }[];
 }
 
 /** Why an order waits for support, in words they can act on (null when it does not wait). */
-export function reviewReason(o: Pick<OrderRow, 'needs_review' | 'ciudad_input' | 'departamento_input'>): string | null {
-  return o.needs_review === 1 ? `the buyer's city "${o.ciudad_input}" (${o.departamento_input}) matched no catalog city with confidence: fix it with orders resolve-city` : null;
+export function reviewReason(o: Pick<OrderRow, 'needs_review' | 'ciudad_input' | 'departamento_input'>, city?: CityNote): string | null {
+  if (o.needs_review !== 1) return null;
+  const why = city?.reason ? ` (${city.reason.replace(/\.$/, '')})` : '';
+  const where = city?.candidates?.length ? `; it may be ${city.candidates.map((c) => `${c.city} (${c.region})`).join(' or ')}` : '';
+  return `the buyer's city "${o.ciudad_input}" (${o.departamento_input}) matched no catalog city with confidence${why}${where}: fix it with orders resolve-city`;
 }
 
 /** The order an id or a number names (with --store when several stores have that number). */
