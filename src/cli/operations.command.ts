@@ -28,7 +28,7 @@ export function requestedGroup(argv: readonly string[]): string | undefined {
     else if (!a.startsWith('-')) words.push(a);
   }
   const group = words[0] === 'help' ? words[1] : words[0];
-  return group !== undefined && group in OPERATION_GROUPS ? group : undefined;
+  return group !== undefined && Object.hasOwn(OPERATION_GROUPS, group) ? group : undefined;
 }
 
 function subcommand(parent: Command, name: string): Command {

@@ -1,3 +1,4 @@
+import { closeSync, fchmodSync, openSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Database } from './tables/index.ts';
@@ -36,8 +37,33 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
+/**
+ * The database holds buyers' names, phones and addresses and users' password hashes (issue 19 §8):
+ * a new file is created owner-only (0600) before SQLite opens it, and SQLite creates its -wal and
+ * -shm files with the main file's permission bits (unix VFS, findCreateFileMode). An existing file
+ * keeps the mode its operator gave it (a group-readable backup setup is theirs to choose); the
+ * README says how to tighten one an older version created. When the file cannot be created here
+ * (a missing directory, a read-only mount), SQLite's own open reports it in its words.
+ */
+function createPrivately(file: string): void {
+  if (file === '' || file === ':memory:') return;
+  let fd: number;
+  try {
+    fd = openSync(file, 'wx', 0o600);
+  } catch {
+    return;
+  }
+  try {
+    // The umask may have taken more than the mode asked for; the owner must keep read and write.
+    fchmodSync(fd, 0o600);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Opens the SQLite file in WAL mode with foreign keys and a busy timeout (SPEC 2). */
 export function openDatabase(file: string): OpenedDatabase {
+  createPrivately(file);
   const raw = new BetterSqlite3(file);
   raw.pragma('journal_mode = WAL');
   raw.pragma('foreign_keys = ON');

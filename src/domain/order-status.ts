@@ -18,18 +18,19 @@ export function canMove(from: OrderStatus, to: OrderStatus): boolean {
   return NEXT[from].includes(to);
 }
 
-const FROM_PLATFORM: Readonly<Record<string, OrderStatus>> = {
-  PENDIENTE: 'confirmed',
-  GUIA_GENERADA: 'processing',
-  EN_TRANSITO: 'shipped',
-  EN_REPARTO: 'shipped',
-  ENTREGADO: 'delivered',
-  DEVOLUCION: 'returned',
-  CANCELADO: 'cancelled',
-};
+// A Map: the key is the platform's text (issue 19 §5).
+const FROM_PLATFORM: ReadonlyMap<string, OrderStatus> = new Map<string, OrderStatus>([
+  ['PENDIENTE', 'confirmed'],
+  ['GUIA_GENERADA', 'processing'],
+  ['EN_TRANSITO', 'shipped'],
+  ['EN_REPARTO', 'shipped'],
+  ['ENTREGADO', 'delivered'],
+  ['DEVOLUCION', 'returned'],
+  ['CANCELADO', 'cancelled'],
+]);
 
 /** codrail's status for a platform status, or undefined when it moves nothing (NOVEDAD, unknown). */
-export const statusFromPlatform = (raw: string): OrderStatus | undefined => FROM_PLATFORM[raw.trim().toUpperCase()];
+export const statusFromPlatform = (raw: string): OrderStatus | undefined => FROM_PLATFORM.get(raw.trim().toUpperCase());
 
 /** What a platform report does to an order: move it, keep it (same or no mapping), or refuse (backwards). */
 export function applyPlatformStatus(current: OrderStatus, raw: string): { to: OrderStatus; moved: boolean; refused: boolean } {

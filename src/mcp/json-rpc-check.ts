@@ -5,12 +5,14 @@ import { CallToolRequestSchema, ErrorCode, InitializeRequestSchema, ListToolsReq
 
 type Schema = { safeParse(value: unknown): { success: true } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } };
 
-const SCHEMAS: Record<string, Schema> = {
-  initialize: InitializeRequestSchema as unknown as Schema,
-  ping: PingRequestSchema as unknown as Schema,
-  'tools/list': ListToolsRequestSchema as unknown as Schema,
-  'tools/call': CallToolRequestSchema as unknown as Schema,
-};
+// A Map, not an object literal: the method is the caller's string, and `__proto__` or `constructor`
+// would find Object.prototype's members (issue 19 §5).
+const SCHEMAS = new Map<string, Schema>([
+  ['initialize', InitializeRequestSchema as unknown as Schema],
+  ['ping', PingRequestSchema as unknown as Schema],
+  ['tools/list', ListToolsRequestSchema as unknown as Schema],
+  ['tools/call', CallToolRequestSchema as unknown as Schema],
+]);
 
 type RpcId = string | number | null;
 const rpcError = (id: RpcId, code: number, message: string) => ({ jsonrpc: '2.0' as const, id, error: { code, message } });
@@ -18,7 +20,7 @@ const rpcError = (id: RpcId, code: number, message: string) => ({ jsonrpc: '2.0'
 /** The error answer for one message, or undefined when the SDK may take it. */
 function check(message: unknown): ReturnType<typeof rpcError> | undefined {
   if (!isJSONRPCRequest(message)) return undefined;
-  const schema = SCHEMAS[message.method];
+  const schema = SCHEMAS.get(message.method);
   if (!schema) return undefined;
   const parsed = schema.safeParse(message);
   if (parsed.success) return undefined;

@@ -6,21 +6,21 @@ import { readBody } from '../http/body.ts';
 import { sendEmpty, sendJson } from '../http/respond.ts';
 import { AppError } from '../errors.ts';
 import { OAUTH_FORM_MAX_BYTES } from '../limits.ts';
+import { parseForm } from '../use-cases/form-text.ts';
 
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
 
 /** OAuth answers are never cached (RFC 6749 §5.1). */
 export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
 
-/** An `application/x-www-form-urlencoded` body (RFC 6749 §3.2); anything else is invalid_request. */
+/** An `application/x-www-form-urlencoded` body (RFC 6749 §3.2); anything else, or text that is not UTF-8 (Appendix B), is invalid_request. */
 export async function readForm(ctx: RequestContext): Promise<URLSearchParams> {
   const type = ctx.req.headers['content-type'];
   if (!type || !FORM_TYPE.test(type)) {
     ctx.req.resume();
     throw new AppError('invalid_request', 'Content-Type must be application/x-www-form-urlencoded');
   }
-  const raw = await readBody(ctx, OAUTH_FORM_MAX_BYTES);
-  return new URLSearchParams(raw.toString('utf8'));
+  return parseForm(await readBody(ctx, OAUTH_FORM_MAX_BYTES));
 }
 
 /** One value of a parameter; sent more than once is invalid_request (RFC 6749 §3.1, §3.2). */

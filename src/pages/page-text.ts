@@ -51,4 +51,4 @@ export const TEXT = {
 } as const;
 
 /** The region label inside a field message. */
-export const fieldMessage = (field: string, regionLabel: string): string => (FIELD_MESSAGES[field] ?? 'Revisa este dato.').replace('{region}', regionLabel.toLowerCase());
+export const fieldMessage = (field: string, regionLabel: string): string => ((Object.hasOwn(FIELD_MESSAGES, field) ? FIELD_MESSAGES[field] : undefined) ?? 'Revisa este dato.').replace('{region}', regionLabel.toLowerCase());

@@ -61,6 +61,23 @@ describe('fold and normalize', () => {
     assert.deepEqual(tokens('stadium'), ['stadium']);
   });
 
+  test('tokens keep words that name members of Object.prototype as words (issue 19 §5)', () => {
+    assert.deepEqual(tokens('constructor'), ['constructor']);
+    assert.deepEqual(tokens('toString'), ['tostring']);
+    assert.deepEqual(tokens('__proto__'), ['proto']);
+    assert.deepEqual(tokens('hasOwnProperty valueOf'), ['hasownproperty', 'valueof']);
+    for (const word of ['constructor', 'toString', '__proto__', 'hasOwnProperty valueOf', '__defineGetter__']) assert.ok(tokens(word).every((t) => typeof t === 'string'), word);
+  });
+
+  test('a matcher reads those words as unknown places, and a known city beside one is still found', () => {
+    const matcher = new CityMatcher(CATALOG, { country: 'CO' });
+    for (const word of ['constructor', 'toString', '__proto__', 'hasOwnProperty valueOf']) {
+      assert.equal(matcher.match(word, word).confident, false, word);
+      assert.equal(matcher.match('Antioquia', word).confident, false, word);
+      assert.equal(where(matcher.match(word, 'Medellín')), 'Medellín / Antioquia', word);
+    }
+  });
+
   test('tokens read dotted initials as one word, so "D.M." and "DM" are the same', () => {
     assert.deepEqual(tokens('D.M. Quito'), ['dm', 'quito']);
     assert.deepEqual(tokens('Cartagena D.T. y C.'), ['cartagena', 'dtyc']);

@@ -11,6 +11,7 @@ import { LANDING_CACHE_ENTRIES, LANDING_FORM_MAX_BYTES, LANDING_MAX_AGE_S } from
 import { findPublicLanding, placeLandingFormOrder, type PublicLanding } from '../../use-cases/landings/public-landing.use-case.ts';
 import { confirmationPage, landingPage, notFoundPage, type RenderedPage } from '../../pages/landing.page.ts';
 import { fieldMessage, TEXT } from '../../pages/page-text.ts';
+import { parseForm } from '../../use-cases/form-text.ts';
 
 
 const SECURITY = { 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin' };
@@ -68,8 +69,15 @@ export async function landingOrderRoute(ctx: RequestContext): Promise<void> {
     return notFound(ctx);
   }
   const type = String(ctx.req.headers['content-type'] ?? '');
-  const raw = /^application\/x-www-form-urlencoded\b/i.test(type) ? (await readBody(ctx, LANDING_FORM_MAX_BYTES)).toString('utf8') : (ctx.req.resume(), '');
-  const fields = Object.fromEntries(new URLSearchParams(raw));
+  const raw = /^application\/x-www-form-urlencoded\b/i.test(type) ? await readBody(ctx, LANDING_FORM_MAX_BYTES) : (ctx.req.resume(), Buffer.alloc(0));
+  let fields: Record<string, string>;
+  try {
+    fields = Object.fromEntries(parseForm(raw));
+  } catch (error) {
+    // Text that is not UTF-8 stores nothing: the empty form again, asking to check the data.
+    if (!(error instanceof AppError) || !error.expose) throw error;
+    return sendPage(ctx, 400, landingPage(page, { values: {}, errors: {}, banner: TEXT.rejected }));
+  }
   try {
     const outcome = await placeLandingFormOrder({ ...ctx.deps, log: ctx.log }, page, fields, { ip: ctx.ip, origin: header(ctx, 'origin') }, {});
     const pack = page.packs.find((p) => p.code === (fields.pack || page.packs.find((x) => x.isDefault)?.code));

@@ -34,11 +34,13 @@ async function bodyOf(ctx: RequestContext): Promise<Record<string, unknown>> {
 }
 
 function queryOf(ctx: RequestContext, schema: JsonSchemaLike): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // The names are the caller's: no prototype to write through (`__proto__`) or read from
+  // (`constructor`), so every unknown name reaches the strict schema (issue 19 §5).
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const props = schema.properties ?? {};
   for (const name of new Set(ctx.url.searchParams.keys())) {
     const all = ctx.url.searchParams.getAll(name);
-    const prop = props[name];
+    const prop = Object.hasOwn(props, name) ? props[name] : undefined;
     // Unknown parameters reach the strict schema as they are and are refused by name.
     if (!prop) out[name] = all.length === 1 ? all[0] : all;
     else if (prop.type === 'array') out[name] = all.flatMap((v) => v.split(',')).map((v) => scalarFromText(prop.items ?? {}, v));

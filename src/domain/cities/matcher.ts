@@ -338,7 +338,7 @@ export class CityMatcher {
 
   #isCountryName(words: readonly string[]): boolean {
     const key = compact(words);
-    return (COUNTRY_WORDS[this.#country ?? ''] ?? []).some((w) => w.join('') === key);
+    return (COUNTRY_WORDS.get(this.#country ?? '') ?? []).some((w) => w.join('') === key);
   }
 
   // Region resolution: exact or alias key, then the same sounds, then a typo close to one region.

@@ -3,45 +3,49 @@
 // cheap; the matcher applies them once per catalog name at build time and once per order.
 import { fold } from './fold.ts';
 
-/** Abbreviations buyers really type, expanded token by token ("Sta Marta", "Pto Boyacá", "Cd Juárez"). */
-const ABBREVIATIONS: Readonly<Record<string, string>> = {
-  sta: 'santa',
-  sto: 'santo',
-  sn: 'san',
-  pto: 'puerto',
-  cd: 'ciudad',
-  cdad: 'ciudad',
-  gral: 'general',
-  grl: 'general',
-  cnel: 'coronel',
-  mcal: 'mariscal',
-  dr: 'doctor',
-  tte: 'teniente',
-  pdte: 'presidente',
-  pte: 'presidente',
-  ing: 'ingeniero',
-  fco: 'francisco',
-  nva: 'nueva',
-  nvo: 'nuevo',
-  stgo: 'santiago',
-  sgo: 'santiago',
-  cap: 'capitan',
-  alc: 'alcaldia',
-  deleg: 'delegacion',
-  mpio: 'municipio',
-  mun: 'municipio',
-  depto: 'departamento',
-  dpto: 'departamento',
-  dep: 'departamento',
-  edo: 'estado',
-  prov: 'provincia',
-  dist: 'distrito',
-  cant: 'canton',
-  cuidad: 'ciudad',
-  crnel: 'coronel',
-  col: 'colonia',
-  gtz: 'gutierrez',
-};
+/**
+ * Abbreviations buyers really type, expanded token by token ("Sta Marta", "Pto Boyacá", "Cd Juárez").
+ * A Map: the tokens are the buyer's words, and an object would answer "constructor" with Object's
+ * own members (issue 19 §5).
+ */
+const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+  ['sta', 'santa'],
+  ['sto', 'santo'],
+  ['sn', 'san'],
+  ['pto', 'puerto'],
+  ['cd', 'ciudad'],
+  ['cdad', 'ciudad'],
+  ['gral', 'general'],
+  ['grl', 'general'],
+  ['cnel', 'coronel'],
+  ['mcal', 'mariscal'],
+  ['dr', 'doctor'],
+  ['tte', 'teniente'],
+  ['pdte', 'presidente'],
+  ['pte', 'presidente'],
+  ['ing', 'ingeniero'],
+  ['fco', 'francisco'],
+  ['nva', 'nueva'],
+  ['nvo', 'nuevo'],
+  ['stgo', 'santiago'],
+  ['sgo', 'santiago'],
+  ['cap', 'capitan'],
+  ['alc', 'alcaldia'],
+  ['deleg', 'delegacion'],
+  ['mpio', 'municipio'],
+  ['mun', 'municipio'],
+  ['depto', 'departamento'],
+  ['dpto', 'departamento'],
+  ['dep', 'departamento'],
+  ['edo', 'estado'],
+  ['prov', 'provincia'],
+  ['dist', 'distrito'],
+  ['cant', 'canton'],
+  ['cuidad', 'ciudad'],
+  ['crnel', 'coronel'],
+  ['col', 'colonia'],
+  ['gtz', 'gutierrez'],
+]);
 
 /** Leading words that only say what kind of place follows ("Municipio de Envigado", "Cantón Quevedo"). */
 const LEADING_KIND = new Set([
@@ -106,19 +110,19 @@ const TRAILING_NOISE: readonly (readonly string[])[] = [
 ];
 
 /** Country names a buyer appends ("Envigado, Colombia"), per catalog country. */
-export const COUNTRY_WORDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
-  CO: [['colombia']],
-  MX: [['mexico'], ['mex'], ['mx']],
-  EC: [['ecuador'], ['ec']],
-  PA: [['panama'], ['republica', 'de', 'panama'], ['rep', 'de', 'panama']],
-  PY: [['paraguay'], ['py']],
-  PE: [['peru'], ['pe']],
-};
+export const COUNTRY_WORDS: ReadonlyMap<string, readonly (readonly string[])[]> = new Map<string, readonly (readonly string[])[]>([
+  ['CO', [['colombia']]],
+  ['MX', [['mexico'], ['mex'], ['mx']]],
+  ['EC', [['ecuador'], ['ec']]],
+  ['PA', [['panama'], ['republica', 'de', 'panama'], ['rep', 'de', 'panama']]],
+  ['PY', [['paraguay'], ['py']]],
+  ['PE', [['peru'], ['pe']]],
+]);
 
 export function tokens(text: string): string[] {
   const folded = fold(text);
   if (folded === '') return [];
-  return joinInitials(folded.split(' ')).map((t) => ABBREVIATIONS[t] ?? t);
+  return joinInitials(folded.split(' ')).map((t) => ABBREVIATIONS.get(t) ?? t);
 }
 
 /**
@@ -147,7 +151,7 @@ const trailingByCountry = new Map<string, readonly (readonly string[])[]>();
 function trailingNoise(country = ''): readonly (readonly string[])[] {
   let list = trailingByCountry.get(country);
   if (!list) {
-    list = [...TRAILING_NOISE, ...(COUNTRY_WORDS[country] ?? [])].sort((a, b) => b.length - a.length);
+    list = [...TRAILING_NOISE, ...(COUNTRY_WORDS.get(country) ?? [])].sort((a, b) => b.length - a.length);
     trailingByCountry.set(country, list);
   }
   return list;

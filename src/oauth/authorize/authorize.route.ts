@@ -99,7 +99,7 @@ async function showStep(ctx: RequestContext, req: AuthorizationRequest, query: U
 
 /** Checks the request; answers the page or redirect of a failure and returns undefined. */
 async function checked(ctx: RequestContext, query: URLSearchParams, state: PageState, status: 302 | 303): Promise<AuthorizationRequest | undefined> {
-  const result = await checkAuthorizationRequest(ctx.deps, query);
+  const result = await checkAuthorizationRequest(ctx.deps, query, ctx.ip);
   if (result.kind === 'ok') return result.request;
   if (result.kind === 'page') {
     sendPage(ctx, 400, errorPage(state.lang, result.message === 'unknown_client' ? 'unknownClient' : 'badRedirect'), state.setCookies);
@@ -141,8 +141,10 @@ export async function authorizePostRoute(ctx: RequestContext): Promise<void> {
       ctx.res.end();
     } catch (error) {
       if (!(error instanceof AppError) || (error.code !== 'unauthorized' && error.code !== 'rate_limited')) throw error;
+      const retryAfter = error.headers?.['Retry-After'];
+      if (retryAfter) ctx.res.setHeader('Retry-After', retryAfter);
       const status = error.code === 'rate_limited' ? 429 : 401;
-      sendPage(ctx, status, signInPage(form(req, state, query), error.code === 'rate_limited' ? 'tooMany' : 'wrong'), state.setCookies);
+      sendPage(ctx, status, signInPage(form(req, state, query), error.code === 'rate_limited' ? 'tooMany' : 'wrong', Number(retryAfter ?? 60)), state.setCookies);
     }
     return;
   }

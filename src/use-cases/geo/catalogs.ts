@@ -35,8 +35,8 @@ function buildView(country: string, catalog: CatalogKind, version: number, rows:
     if (list) list.push(row.city);
     else grouped.set(row.region, [row.city]);
   }
-  const regions: Record<string, string[]> = {};
-  for (const region of [...grouped.keys()].sort(collator.compare)) regions[region] = grouped.get(region)!.sort(collator.compare);
+  // Own properties, even for a region an imported file names `__proto__` (issue 19 §5).
+  const regions: Record<string, string[]> = Object.fromEntries([...grouped.keys()].sort(collator.compare).map((region) => [region, grouped.get(region)!.sort(collator.compare)]));
   let matcher: CityMatcher | undefined;
   return {
     country,

@@ -22,8 +22,9 @@ interface DatasetFile {
 export function datasetRows(data: DatasetFile): CatalogRow[] {
   const rows: CatalogRow[] = [];
   for (const [region, cities] of Object.entries(data.regions)) {
-    const codes = data.codes?.[region]?.cities ?? {};
-    for (const city of cities) rows.push({ region, city, code: codes[city] ?? null });
+    // Names from the file select codes: own properties only, so a city called "constructor" has no code (issue 19 §5).
+    const codes = (data.codes && Object.hasOwn(data.codes, region) ? data.codes[region]?.cities : undefined) ?? {};
+    for (const city of cities) rows.push({ region, city, code: (Object.hasOwn(codes, city) ? codes[city] : undefined) ?? null });
   }
   return rows;
 }

@@ -1,13 +1,16 @@
 // Sign-in for the consent pages (OAUTH.md decision 7): account users with scrypt password hashes,
-// a server-side session stored as a hash, attempts rate-limited per IP and per email.
+// a server-side session stored as a hash, attempts rate-limited per IP, and wrong passwords slowed
+// down per (email, client address) with growing waits (issue 19 §7): never per email alone, which
+// would let twenty strangers lock its owner out.
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../app.ts';
 import { AppError } from '../../errors.ts';
 import { findUserByEmail } from '../../db/queries/accounts.queries.ts';
 import { deleteSession, findSessionUser, insertSession } from '../../db/queries/oauth.queries.ts';
-import { hitBucket } from '../../db/queries/rate-limits.queries.ts';
+import { addFailure, deleteBucket, findFailureRun, hitBucket } from '../../db/queries/rate-limits.queries.ts';
 import { hashPassword, verifyPassword, PASSWORD_MAX } from '../../domain/password.ts';
 import { OAUTH_SESSION_TTL_S, OAUTH_SIGNIN_PER_WINDOW, OAUTH_SIGNIN_WINDOW_MS } from '../../limits.ts';
+import { remainingWait } from '../../domain/oauth/sign-in-wait.ts';
 import { hashKey } from '../../domain/keys.ts';
 
 /** Compared against when the email is unknown, so both failures take the same time. */
@@ -15,17 +18,34 @@ const DUMMY_HASH = hashPassword('codrail-dummy-password');
 
 export type SessionUser = NonNullable<Awaited<ReturnType<typeof findSessionUser>>>;
 
+/** 429 with how long to wait, in the message and in Retry-After (RFC 9110 §10.2.3). */
+function tooMany(waitMs: number): AppError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new AppError('rate_limited', `Too many sign-in attempts: wait ${seconds} seconds`, undefined, { 'Retry-After': String(seconds) });
+}
+
 export async function signIn(deps: Pick<Deps, 'db' | 'clock'>, input: { email: string | undefined; password: string | undefined; ip: string | null }): Promise<{ sessionToken: string; userId: string }> {
   const email = (input.email ?? '').trim().toLowerCase();
   const password = input.password ?? '';
   const now = deps.clock.now().getTime();
   const window = Math.floor(now / OAUTH_SIGNIN_WINDOW_MS) * OAUTH_SIGNIN_WINDOW_MS;
-  const byIp = await hitBucket(deps.db, `signin:ip:${input.ip ?? 'unknown'}`, window);
-  const byEmail = email ? await hitBucket(deps.db, `signin:email:${email.slice(0, 254)}`, window) : 0;
-  if (byIp > OAUTH_SIGNIN_PER_WINDOW || byEmail > OAUTH_SIGNIN_PER_WINDOW) throw new AppError('rate_limited', 'Too many sign-in attempts');
+  const address = input.ip ?? 'unknown';
+  const byIp = await hitBucket(deps.db, `signin:ip:${address}`, window);
+  if (byIp > OAUTH_SIGNIN_PER_WINDOW) throw tooMany(window + OAUTH_SIGNIN_WINDOW_MS - now);
+  // Known and unknown emails count alike, so the waits say nothing about which emails exist. An
+  // address never holds a NUL (the HTTP parser refuses it in headers), so the key is unambiguous.
+  const failures = email ? `signin:fail:${address}\u0000${email.slice(0, 254)}` : undefined;
+  if (failures) {
+    const wait = remainingWait(await findFailureRun(deps.db, failures), now);
+    if (wait > 0) throw tooMany(wait);
+  }
   const user = email && email.length <= 254 ? await findUserByEmail(deps.db, email) : undefined;
   const ok = verifyPassword(password.slice(0, PASSWORD_MAX), user?.password_hash ?? DUMMY_HASH) && user !== undefined && user.disabled_at === null;
-  if (!ok) throw new AppError('unauthorized', 'Wrong email or password');
+  if (!ok) {
+    if (failures) await addFailure(deps.db, failures, now, now - OAUTH_SIGNIN_WINDOW_MS);
+    throw new AppError('unauthorized', 'Wrong email or password');
+  }
+  if (failures) await deleteBucket(deps.db, failures);
   const sessionToken = randomBytes(32).toString('base64url');
   await insertSession(deps.db, {
     hash: hashKey(sessionToken),

@@ -265,6 +265,9 @@ describe('account API: stores and products', () => {
       failed(await v1.get('/api/v1/stores', { query: { cursor: 'bm9wZQ' } }), 400, ['cursor']);
       failed(await v1.get('/api/v1/stores', { query: { limit: 'ten' } }), 400, ['limit']);
       failed(await v1.get('/api/v1/stores', { query: { colour: 'red' } }), 400, ['colour']);
+      // Names of Object.prototype's members are unknown parameters too, `__proto__` included (issue 19 §5).
+      for (const name of ['__proto__', 'constructor', 'toString']) failed(await v1.get('/api/v1/stores', { query: { [name]: 'x' } }), 400, [name]);
+      failed(await v1.get('/api/v1/stores', { query: { ['__proto__']: ['a', 'b'] } }), 400, ['__proto__']);
     });
 
     test('a method the store routes do not have answers 405 with Allow and stores nothing', async () => {
