@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { CityDecision } from '../domain/cities/matcher.ts';
 import { AppError } from '../errors.ts';
-import { globals, print, withApp } from './output.ts';
+import { globals, print, shown, withApp } from './output.ts';
 
 // Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
 const loadCityCatalogs = () => import('../use-cases/geo/city-catalogs.use-case.ts');
@@ -16,14 +16,15 @@ function readText(file: string): string {
   }
 }
 
-const where = (d: { region?: string | undefined; city?: string | undefined }) => `${d.city} (${d.region})`;
+// Catalog names and the buyer's text go through shown() (issue 19 §3).
+const where = (d: { region?: string | undefined; city?: string | undefined }) => `${shown(d.city)} (${shown(d.region)})`;
 
 function decisionText(d: CityDecision): string {
   const lines = d.confident
-    ? [`region:     ${d.region}`, `city:       ${d.city}`, `code:       ${d.code ?? '-'}`]
+    ? [`region:     ${shown(d.region)}`, `city:       ${shown(d.city)}`, `code:       ${shown(d.code)}`]
     : ['region:     -', 'city:       -', 'code:       -'];
-  lines.push(`score:      ${d.score}`, `confident:  ${d.confident ? 'yes' : 'no (the order would be flagged needs_review)'}`, `method:     ${d.method}`, `reason:     ${d.reason}`);
-  if (d.candidates?.length) lines.push('candidates:', ...d.candidates.map((c) => `  ${where(c)}${c.code ? ` ${c.code}` : ''}`));
+  lines.push(`score:      ${d.score}`, `confident:  ${d.confident ? 'yes' : 'no (the order would be flagged needs_review)'}`, `method:     ${d.method}`, `reason:     ${shown(d.reason)}`);
+  if (d.candidates?.length) lines.push('candidates:', ...d.candidates.map((c) => `  ${where(c)}${c.code ? ` ${shown(c.code)}` : ''}`));
   return lines.join('\n');
 }
 
@@ -53,11 +54,11 @@ export function register(program: Command): void {
     .action(async (country: string | undefined, o: { catalog?: string; region?: string }, cmd: Command) => {
       if (country === undefined) {
         const list = await withApp(cmd, async (app) => (await loadCityCatalogs()).listCatalogs(app));
-        print(globals(cmd), list, list.map((c) => `${c.country}  ${c.catalog.padEnd(11)} v${c.version}  ${String(c.regions).padStart(3)} regions  ${String(c.cities).padStart(5)} cities  ${c.source}  ${c.updated_at}`).join('\n') || '(no catalogs)');
+        print(globals(cmd), list, list.map((c) => `${c.country}  ${c.catalog.padEnd(11)} v${c.version}  ${String(c.regions).padStart(3)} regions  ${String(c.cities).padStart(5)} cities  ${shown(c.source)}  ${c.updated_at}`).join('\n') || '(no catalogs)');
         return;
       }
       const catalog = await withApp(cmd, async (app) => (await loadCityCatalogs()).showCatalog(app, country, o.catalog, o.region));
-      const text = catalog.regions.map((r) => `${r.region} (${r.cities.length})\n${r.cities.map((c) => `  ${c.city}${c.code ? `  ${c.code}` : ''}`).join('\n')}`).join('\n');
+      const text = catalog.regions.map((r) => `${shown(r.region)} (${r.cities.length})\n${r.cities.map((c) => `  ${shown(c.city)}${c.code ? `  ${shown(c.code)}` : ''}`).join('\n')}`).join('\n');
       print(globals(cmd), catalog, text);
     });
   cities
@@ -78,7 +79,7 @@ export function register(program: Command): void {
         print(
           globals(cmd),
           decisions,
-          decisions.map((d) => `${d.departamento} | ${d.ciudad}  →  ${d.confident ? `${where(d)} ${d.score}` : `needs review: ${d.reason}`}`).join('\n') || '(no rows)',
+          decisions.map((d) => `${shown(d.departamento)} | ${shown(d.ciudad)}  →  ${d.confident ? `${where(d)} ${d.score}` : `needs review: ${shown(d.reason)}`}`).join('\n') || '(no rows)',
         );
         return;
       }

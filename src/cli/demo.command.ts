@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { globals, print, withApp } from './output.ts';
+import { globals, print, shown, withApp } from './output.ts';
 
 // Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
 const loadDemo = () => import('../use-cases/demo.use-case.ts');
@@ -14,9 +14,9 @@ export function register(program: Command): void {
         globals(cmd),
         demo,
         [
-          `account  ${demo.account.id}  ${demo.account.name}`,
-          `store    ${demo.store.id}  ${demo.store.name} (${demo.store.country}, ${demo.store.currency})`,
-          `product  ${demo.product.id}  ${demo.product.name}`,
+          `account  ${demo.account.id}  ${shown(demo.account.name)}`,
+          `store    ${demo.store.id}  ${shown(demo.store.name)} (${demo.store.country}, ${demo.store.currency})`,
+          `product  ${demo.product.id}  ${shown(demo.product.name)}`,
           `landing  ${demo.landing.id}  ${demo.landing.url}`,
           `test key ${demo.key.key}  (shown once)`,
           '',

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { LIST_DEFAULT_LIMIT } from '../limits.ts';
-import { config, globals, intOption, numberFlag, print, withApp } from './output.ts';
+import { config, globals, intOption, numberFlag, print, shown, withApp } from './output.ts';
 
 // Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
 const loadFulfillment = () => import('../use-cases/fulfillment/fulfillment.use-case.ts');
@@ -20,7 +20,7 @@ export function register(program: Command): void {
       const backlog = `backlog: ${result.backlog.pending} push${result.backlog.pending === 1 ? '' : 'es'} waiting${age === null ? '' : `, the oldest for ${age < 120 ? `${age} s` : `${Math.round(age / 60)} min`}`}`;
       const lines = result.jobs.map(
         (j) =>
-          `#${j.order_number}  ${j.order_id}  [${j.store_name}]  ${j.action.padEnd(6)} ${j.state.padEnd(9)} attempts ${j.attempts}${j.remote_id ? `  → ${j.remote_id}` : ''}${j.last_error ? `  (${j.last_error})` : ''}${j.waiting_for ? `\n    waits for ${j.waiting_for}` : ''}`,
+          `#${j.order_number}  ${j.order_id}  [${shown(j.store_name)}]  ${j.action.padEnd(6)} ${j.state.padEnd(9)} attempts ${j.attempts}${j.remote_id ? `  → ${shown(j.remote_id)}` : ''}${j.last_error ? `  (${shown(j.last_error)})` : ''}${j.waiting_for ? `\n    waits for ${shown(j.waiting_for)}` : ''}`,
       );
       print(globals(cmd), result, [counts, backlog, ...(lines.length ? lines : ['(no jobs)'])].join('\n'));
     });

@@ -3,7 +3,7 @@
 // only parses arguments and prints.
 import type { Command } from 'commander';
 import { AppError } from '../errors.ts';
-import { collect, globals, print, withApp } from './output.ts';
+import { collect, globals, print, shown, withApp } from './output.ts';
 
 // Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
 const loadClients = () => import('../use-cases/oauth/clients.use-case.ts');
@@ -24,8 +24,13 @@ interface ClientView {
   registered_via?: string;
   revoked_at?: string | null;
 }
+// Every stored value goes through shown(): a client names itself through dynamic registration, and
+// its name must not draw a line of its own (issue 19 §3).
 const clientText = (c: ClientView) =>
-  [`${c.client_id}  ${c.client_name}${c.registered_via ? `  (${c.registered_via})` : ''}${c.revoked_at ? `  revoked ${c.revoked_at}` : ''}`, ...c.redirect_uris.map((u) => `  ${u}`)].join('\n');
+  [
+    `${shown(c.client_id)}  ${shown(c.client_name)}${c.registered_via ? `  (${shown(c.registered_via)})` : ''}${c.revoked_at ? `  revoked ${shown(c.revoked_at)}` : ''}`,
+    ...c.redirect_uris.map((u) => `  ${shown(u)}`),
+  ].join('\n');
 
 export function register(program: Command): void {
   const oauth = program.command('oauth').description('OAuth 2.1 authorization server for /api/mcp: clients, redirect allowlist, tokens, signing keys');
@@ -48,7 +53,7 @@ export function register(program: Command): void {
       });
       // RFC 7591 §3.2.1 lets the server drop what it refuses; the operator must see what was dropped.
       const dropped = [...new Set(o.redirectUri.filter((u) => !client.redirect_uris.includes(u)))];
-      if (dropped.length > 0) process.stderr.write(`warning: dropped redirect URI${dropped.length === 1 ? '' : 's'} ${dropped.join(', ')}; ${REDIRECT_RULE}\n`);
+      if (dropped.length > 0) process.stderr.write(`warning: dropped redirect URI${dropped.length === 1 ? '' : 's'} ${dropped.map(shown).join(', ')}; ${REDIRECT_RULE}\n`);
       print(globals(cmd), client, clientText(client));
     });
   clients
@@ -60,7 +65,7 @@ export function register(program: Command): void {
     });
   clients
     .command('revoke')
-    .description('revoke a client and every token family it holds')
+    .description('revoke a client, every token family it holds and the API keys made through them')
     .argument('<client_id>', 'client id (mcp_…)')
     .action(async (id: string, _o, cmd: Command) => {
       const client = await withApp(cmd, async (app) => (await loadClients()).revokeOAuthClient(app, id));
@@ -76,17 +81,20 @@ export function register(program: Command): void {
     .option('--all', 'include revoked and expired families')
     .action(async (o: { client?: string; account?: string; all?: boolean }, cmd: Command) => {
       const rows = await withApp(cmd, async (app) => (await loadGrants()).listGrants(app, { clientId: o.client, accountId: o.account, all: o.all === true }));
-      const text = rows.map((r) => `${r.id}  ${r.state}  ${r.client_name} (${r.client_id})  ${r.email}  account ${r.account_id}\n  scope ${r.scope}  expires ${r.expires_at}${r.revoked_at ? `  revoked ${r.revoked_at} (${r.revoked_reason ?? '-'})` : ''}`);
+      const text = rows.map(
+        (r) =>
+          `${r.id}  ${r.state}  ${shown(r.client_name)} (${shown(r.client_id)})  ${shown(r.email)}  account ${r.account_id}\n  scope ${shown(r.scope)}  expires ${r.expires_at}${r.revoked_at ? `  revoked ${r.revoked_at} (${shown(r.revoked_reason)})` : ''}`,
+      );
       print(globals(cmd), rows, lines(text, '(no token families)'));
     });
   tokens
     .command('revoke')
-    .description('revoke a token family: its refresh and access tokens stop working at once')
+    .description('revoke a token family: its refresh and access tokens and the API keys made through it stop working at once')
     .argument('<family_id>', 'token family id (from `oauth tokens list`)')
     .action(async (id: string, _o, cmd: Command) => print(globals(cmd), await withApp(cmd, async (app) => (await loadGrants()).revokeGrant(app, id))));
 
   const redirects = oauth.command('redirects').description('allowlist of vendor callbacks clients may register (loopback callbacks are always allowed)');
-  const redirectText = (rows: { uri: string; label: string | null }[]) => lines(rows.map((r) => `${r.uri}${r.label ? `  ${r.label}` : ''}`), '(empty allowlist: only loopback callbacks)');
+  const redirectText = (rows: { uri: string; label: string | null }[]) => lines(rows.map((r) => `${shown(r.uri)}${r.label ? `  ${shown(r.label)}` : ''}`), '(empty allowlist: only loopback callbacks)');
   redirects
     .command('list')
     .description('list the allowlist')

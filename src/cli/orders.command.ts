@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { LIST_DEFAULT_LIMIT } from '../limits.ts';
-import { globals, intOption, print, withApp } from './output.ts';
+import { globals, intOption, print, shown, withApp } from './output.ts';
 
 // Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
 const loadOrders = () => import('../use-cases/orders/orders.use-case.ts');
@@ -9,8 +9,9 @@ const loadResolveCity = () => import('../use-cases/orders/resolve-city.use-case.
 type Summary = { order_number: number; id: string; status: string; nombre: string; ciudad: string; total_price: number; currency: string; needs_review: boolean; sandbox: boolean; created_at: string; store_name?: string; review_reason?: string | null };
 
 // Lists mix stores: each line names its store; an order waiting for support says why and what to run.
+// Stored text goes through shown() (issue 19 §3).
 const line = (o: Summary) =>
-  `#${o.order_number}  ${o.id}  ${o.store_name ? `[${o.store_name}]  ` : ''}${o.status.padEnd(9)} ${o.total_price} ${o.currency}  ${o.nombre} — ${o.ciudad}${o.sandbox ? '  [sandbox]' : ''}  ${o.created_at}${o.needs_review ? `\n    needs review: ${o.review_reason ?? 'run orders resolve-city'}` : ''}`;
+  `#${o.order_number}  ${o.id}  ${o.store_name ? `[${shown(o.store_name)}]  ` : ''}${o.status.padEnd(9)} ${o.total_price} ${o.currency}  ${shown(o.nombre)} — ${shown(o.ciudad)}${o.sandbox ? '  [sandbox]' : ''}  ${o.created_at}${o.needs_review ? `\n    needs review: ${shown(o.review_reason ?? 'run orders resolve-city')}` : ''}`;
 const lines = (list: Summary[]) => (list.length ? list.map(line).join('\n') : '(no orders)');
 
 export function register(program: Command): void {
@@ -51,6 +52,6 @@ export function register(program: Command): void {
     .option('--store <id>', 'store of the order number')
     .action(async (idOrNumber: string, o: { region: string; city: string; store?: string }, cmd: Command) => {
       const order = await withApp(cmd, async (app) => (await loadResolveCity()).resolveOrderCity(app, { order: idOrNumber, storeId: o.store, region: o.region, city: o.city, actor: 'cli' }));
-      print(globals(cmd), order, `#${order.order_number} ${order.id}: ${order.ciudad} (${order.departamento})${order.fulfillment ? `, fulfillment ${order.fulfillment.state}` : ''}`);
+      print(globals(cmd), order, `#${order.order_number} ${order.id}: ${shown(order.ciudad)} (${shown(order.departamento)})${order.fulfillment ? `, fulfillment ${order.fulfillment.state}` : ''}`);
     });
 }

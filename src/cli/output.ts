@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { AppError } from '../errors.ts';
 import { loadConfig, type Config, type ConfigFlags } from '../config.ts';
 import type { App } from '../app.ts';
+import { terminalText, terminalValue } from '../domain/terminal-text.ts';
 
 export interface GlobalOptions {
   db?: string;
@@ -12,23 +13,31 @@ export interface GlobalOptions {
 
 export const globals = (cmd: Command): GlobalOptions => cmd.optsWithGlobals() as GlobalOptions;
 
+/**
+ * A value as human output shows it: control, bidi and invisible characters escaped, line breaks
+ * too, so a stored value can neither drive the terminal nor start a line of its own (issue 19 §3).
+ * Every value a command interpolates into its own text goes through this.
+ */
+export const shown = (value: unknown): string => terminalValue(String(value ?? '-'));
+
 function human(value: unknown, indent = ''): string {
   if (value === null || value === undefined) return `${indent}-`;
   if (Array.isArray(value)) {
     if (value.length === 0) return `${indent}(none)`;
-    return value.map((item) => (typeof item === 'object' && item !== null ? `${human(item, indent)}\n` : `${indent}${String(item)}`)).join('\n');
+    return value.map((item) => (typeof item === 'object' && item !== null ? `${human(item, indent)}\n` : `${indent}${shown(item)}`)).join('\n');
   }
   if (typeof value === 'object') {
     return Object.entries(value as Record<string, unknown>)
-      .map(([k, v]) => (typeof v === 'object' && v !== null && !(Array.isArray(v) && v.every((x) => typeof x !== 'object')) ? `${indent}${k}:\n${human(v, `${indent}  `)}` : `${indent}${k}: ${Array.isArray(v) ? v.join(', ') || '(none)' : String(v ?? '-')}`))
+      .map(([k, v]) => (typeof v === 'object' && v !== null && !(Array.isArray(v) && v.every((x) => typeof x !== 'object')) ? `${indent}${shown(k)}:\n${human(v, `${indent}  `)}` : `${indent}${shown(k)}: ${Array.isArray(v) ? v.map(shown).join(', ') || '(none)' : shown(v)}`))
       .join('\n');
   }
-  return `${indent}${String(value)}`;
+  return `${indent}${shown(value)}`;
 }
 
+/** Human text is escaped once more as a whole (its own line feeds kept), whatever a command built; --json is exact JSON. */
 export function print(opts: GlobalOptions, value: unknown, text?: string): void {
   if (opts.json) process.stdout.write(`${JSON.stringify(value)}\n`);
-  else process.stdout.write(`${text ?? human(value)}\n`);
+  else process.stdout.write(`${terminalText(text ?? human(value))}\n`);
 }
 
 function causeOf(error: unknown): string {
@@ -46,14 +55,15 @@ export function printJsonError(code: string, message: string, details?: unknown)
 export function fail(error: unknown): never {
   if (error instanceof AppError && error.expose) printJsonError(error.code, error.message, error.details);
   else printJsonError('internal', error instanceof AppError ? error.message : `unexpected: ${error instanceof Error ? error.message : String(error)}`);
+  // A message may quote what the caller or the database gave: escaped like any value (issue 19 §3).
   if (error instanceof AppError && error.expose) {
-    const details = error.details?.map((d) => `  ${d.field}: ${d.message}`).join('\n');
-    process.stderr.write(`error: ${error.message}${details ? `\n${details}` : ''}\n`);
+    const details = error.details?.map((d) => `  ${shown(d.field)}: ${shown(d.message)}`).join('\n');
+    process.stderr.write(`error: ${shown(error.message)}${details ? `\n${details}` : ''}\n`);
     process.exit(error.code === 'invalid_input' || error.code === 'invalid_cursor' ? 2 : 1);
   }
   // Unexpected (a bug, a database error): the cause goes with the message, stack included, once.
-  if (error instanceof AppError) process.stderr.write(`error: ${error.message}\n`);
-  else process.stderr.write(`error: unexpected: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}${causeOf(error)}\n`);
+  if (error instanceof AppError) process.stderr.write(`error: ${shown(error.message)}\n`);
+  else process.stderr.write(`error: unexpected: ${terminalText(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}${causeOf(error)}`)}\n`);
   process.exit(1);
 }
 

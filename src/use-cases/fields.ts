@@ -21,6 +21,10 @@ export const textInput = (field: string, min: number, max: number, description: 
 
 export const nameInput = (field: string, description: string) => textInput(field, 1, NAME_MAX, description);
 
+/** An optional clean text of at most max characters; "" stays "" (a field that "" clears). */
+export const optionalText = (field: string, max: number, description: string, multiline = false) =>
+  v.optional(v.pipe(cleanText(field, !multiline), v.maxLength(max, `${field} must be at most ${max} characters`), v.description(description)));
+
 /** Money in major units of the store's currency (§5.5); the currency's decimals are checked by the use-case. */
 export const moneyInput = (field: string, description: string) =>
   v.pipe(
@@ -72,7 +76,7 @@ export const timezoneInput = (description: string) =>
 /** A checkout host: lower case, no scheme, port or path; `*.example.com` for subdomains. */
 export const domainInput = (description: string) =>
   v.pipe(
-    v.string('domain must be a string'),
+    cleanText('domain', true),
     v.transform((s) => normalizeDomainEntry(s) ?? ''),
     v.minLength(1, 'domain must be a host name like shop.example.com or *.example.com'),
     v.description(description),

@@ -140,6 +140,36 @@ describe('POST /api/oauth/register', () => {
     assert.equal(huge.status, 413);
     assert.equal(((await huge.json()) as { error: string }).error, 'invalid_request');
   });
+
+  test('a client_name or stored metadata holding a control character is invalid_client_metadata, and nothing is stored (issue 19 §3)', async () => {
+    const before = (await server.deps.db.selectFrom('oauth_clients').select('id').execute()).length;
+    const callback = ['http://127.0.0.1:1/callback'];
+    for (const [field, value] of [
+      ['client_name', 'Claude\u001b[2K\r\u001b[32m✓ verified\u001b[0m'],
+      ['client_name', 'Claude\u0007'],
+      ['client_name', 'Claude\u009b2K'],
+      ['client_uri', 'https://claude.ai/\u001b[2K'],
+      ['software_id', 'id\u0000'],
+      ['software_version', '1.0\u001b'],
+    ] as const) {
+      const res = await register(server.url, { client_name: 'x', [field]: value, redirect_uris: callback });
+      assert.equal(res.status, 400, `${field}=${JSON.stringify(value)}`);
+      assert.match(res.headers.get('content-type')!, /^application\/json/);
+      const body = (await res.json()) as { error: string; error_description: string };
+      assert.equal(body.error, 'invalid_client_metadata');
+      assert.equal(body.error_description, `Invalid client metadata: ${field} must not contain control characters`);
+    }
+    assert.equal((await server.deps.db.selectFrom('oauth_clients').select('id').execute()).length, before);
+  });
+
+  test('a client_name with bidi controls is stored and answered without them', async () => {
+    const res = await register(server.url, { client_name: 'Claude \u202Edeifirev\u202C', redirect_uris: ['http://127.0.0.1:1/callback'] });
+    assert.equal(res.status, 201);
+    const client = (await res.json()) as { client_id: string; client_name: string };
+    assert.equal(client.client_name, 'Claude deifirev');
+    const row = await server.deps.db.selectFrom('oauth_clients').select('client_name').where('id', '=', client.client_id).executeTakeFirstOrThrow();
+    assert.equal(row.client_name, 'Claude deifirev');
+  });
 });
 
 describe('POST /api/oauth/register rate limit', () => {

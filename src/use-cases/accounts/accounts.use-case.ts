@@ -6,8 +6,9 @@ import { insertAccount, insertUser, findAccount, findUserByEmail, listAccounts, 
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from '../../domain/password.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { parseWith } from '../validate.ts';
+import { cleanText } from '../text-input.ts';
 
-const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'name is required'), v.maxLength(NAME_MAX, `name must be at most ${NAME_MAX} characters`));
+const name = v.pipe(cleanText('name', true), v.minLength(1, 'name is required'), v.maxLength(NAME_MAX, `name must be at most ${NAME_MAX} characters`));
 
 export const CreateAccountSchema = v.object({ name });
 

@@ -8,6 +8,7 @@ import { foldCompact } from '../../domain/cities/fold.ts';
 import { AppError } from '../../errors.ts';
 import { ORDER_FIELD_LIMITS as L } from '../../limits.ts';
 import { clampLimit, cursorInput, decodeCursor, encodeCursor, limitInput, type Page } from '../pagination.ts';
+import { cleanText } from '../text-input.ts';
 import { countryArg, matchCities } from './city-catalogs.use-case.ts';
 
 const collator = new Intl.Collator('es', { sensitivity: 'variant' });
@@ -20,16 +21,16 @@ const countryInput = v.pipe(
 
 export const ListCatalogCitiesSchema = v.strictObject({
   country: countryInput,
-  region: v.optional(v.pipe(v.string('region must be a string'), v.maxLength(L.departamento.max), v.description('Only this region (departamento / estado / provincia), any accents or case.'))),
-  query: v.optional(v.pipe(v.string('query must be a string'), v.maxLength(L.ciudad.max), v.description('Only cities whose name contains this text, ignoring accents and case.'))),
+  region: v.optional(v.pipe(cleanText('region', true), v.maxLength(L.departamento.max, `region must be at most ${L.departamento.max} characters`), v.description('Only this region (departamento / estado / provincia), any accents or case.'))),
+  query: v.optional(v.pipe(cleanText('query', true), v.maxLength(L.ciudad.max, `query must be at most ${L.ciudad.max} characters`), v.description('Only cities whose name contains this text, ignoring accents and case.'))),
   cursor: cursorInput,
   limit: limitInput,
 });
 
 export const CanonicalizeCitySchema = v.strictObject({
   country: countryInput,
-  city: v.pipe(v.string('city must be a string'), v.minLength(1, 'city must not be empty'), v.maxLength(L.ciudad.max), v.description('City as the buyer wrote it.')),
-  region: v.optional(v.pipe(v.string('region must be a string'), v.maxLength(L.departamento.max), v.description('Region as the buyer wrote it; improves the match.'))),
+  city: v.pipe(cleanText('city', true), v.minLength(1, 'city must not be empty'), v.maxLength(L.ciudad.max, `city must be at most ${L.ciudad.max} characters`), v.description('City as the buyer wrote it.')),
+  region: v.optional(v.pipe(cleanText('region', true), v.maxLength(L.departamento.max, `region must be at most ${L.departamento.max} characters`), v.description('Region as the buyer wrote it; improves the match.'))),
 });
 
 const OFFICIAL = new Set(OFFICIAL_COUNTRIES);

@@ -13,7 +13,7 @@ import {
   SLUG_PATTERN,
 } from '../../limits.ts';
 import { cursorInput, limitInput } from '../pagination.ts';
-import { booleanInput, nameInput, nullableTimestamp, pageOf, textInput, timestamp, uuidInput } from '../fields.ts';
+import { booleanInput, nameInput, nullableTimestamp, optionalText, pageOf, textInput, timestamp, uuidInput } from '../fields.ts';
 import { httpsUrl } from '../products/product.schemas.ts';
 
 export const SECTION_TYPES = ['hero', 'benefits', 'testimonials', 'faq', 'guarantee', 'gallery', 'text', 'cta'] as const;
@@ -21,20 +21,17 @@ export const FONTS = ['system', 'serif', 'rounded', 'mono'] as const;
 
 const landingId = uuidInput('landing_page_id', 'Landing page id (from list_landing_pages or create_landing_page).');
 
-const optionalText = (field: string, max: number, description: string) =>
-  v.optional(v.pipe(v.string(`${field} must be a string`), v.trim(), v.maxLength(max, `${field} must be at most ${max} characters`), v.description(description)));
-
 export const SectionInput = v.strictObject({
   type: v.pipe(v.picklist(SECTION_TYPES, `type must be one of ${SECTION_TYPES.join(', ')}`), v.description('Section kind.')),
   heading: optionalText('heading', SECTION_HEADING_MAX, 'Section title.'),
-  body: optionalText('body', SECTION_BODY_MAX, 'Paragraph text (plain text; line breaks kept).'),
+  body: optionalText('body', SECTION_BODY_MAX, 'Paragraph text (plain text; line breaks kept).', true),
   image_url: v.optional(httpsUrl('image_url', 'https URL of the section image.')),
   items: v.optional(
     v.pipe(
       v.array(
         v.strictObject({
           title: textInput('title', 1, SECTION_ITEM_TITLE_MAX, 'Item title: a benefit, a question, a reviewer name.'),
-          text: optionalText('text', SECTION_ITEM_TEXT_MAX, 'Item text: the answer, the review.'),
+          text: optionalText('text', SECTION_ITEM_TEXT_MAX, 'Item text: the answer, the review.', true),
         }),
       ),
       v.maxLength(MAX_SECTION_ITEMS, `at most ${MAX_SECTION_ITEMS} items`),

@@ -9,6 +9,7 @@ import { ORDER_STATUSES } from '../../db/tables/index.ts';
 import { AppError } from '../../errors.ts';
 import { clampLimit, cursorInput, decodeCursor, limitInput, toPage } from '../pagination.ts';
 import { uuidInput } from '../validate.ts';
+import { cleanText } from '../text-input.ts';
 import { sees, type Caller } from '../caller.ts';
 import { orderSummary } from './order-view.ts';
 import { orderDetail } from './orders.use-case.ts';
@@ -19,7 +20,7 @@ export const ListAccountOrdersSchema = v.strictObject({
     v.pipe(v.array(v.picklist(ORDER_STATUSES, `status must be one of ${ORDER_STATUSES.join(', ')}`)), v.description('Only orders in one of these statuses.')),
   ),
   query: v.optional(
-    v.pipe(v.string('query must be a string'), v.trim(), v.minLength(2, 'query must be at least 2 characters'), v.maxLength(100), v.description('Order number, buyer nombre or telefono (also the duplicate-buyer check).')),
+    v.pipe(cleanText('query', true), v.minLength(2, 'query must be at least 2 characters'), v.maxLength(100, 'query must be at most 100 characters'), v.description('Order number, buyer nombre or telefono (also the duplicate-buyer check).')),
   ),
   needs_review: v.optional(v.pipe(v.boolean('needs_review must be a boolean'), v.description('true: only orders whose city awaits review; false: only the others.'))),
   cursor: cursorInput,

@@ -14,23 +14,13 @@ import {
   URL_MAX,
 } from '../../limits.ts';
 import { cursorInput, limitInput } from '../pagination.ts';
-import { booleanInput, integerInput, moneyInput, nameInput, nullableTimestamp, pageOf, textInput, timestamp, uuidInput } from '../fields.ts';
+import { booleanInput, integerInput, moneyInput, nameInput, nullableTimestamp, optionalText, pageOf, textInput, timestamp, uuidInput } from '../fields.ts';
 
 const productId = uuidInput('product_id', 'Product id (from list_products or create_product).');
 const storeId = uuidInput('store_id', 'Store id (from get_account or list_stores).');
 
-const sku = v.pipe(
-  v.string('sku must be a string'),
-  v.trim(),
-  v.maxLength(SKU_MAX, `sku must be at most ${SKU_MAX} characters`),
-  v.description('Stock-keeping unit, unique in the store; "" removes it.'),
-);
-const description = v.pipe(
-  v.string('description must be a string'),
-  v.trim(),
-  v.maxLength(DESCRIPTION_MAX, `description must be at most ${DESCRIPTION_MAX} characters`),
-  v.description('What the product is, for the landing page.'),
-);
+const sku = optionalText('sku', SKU_MAX, 'Stock-keeping unit, unique in the store; "" removes it.');
+const description = optionalText('description', DESCRIPTION_MAX, 'What the product is, for the landing page.', true);
 
 export const httpsUrl = (field: string, description: string) =>
   v.pipe(
@@ -46,7 +36,7 @@ const images = v.pipe(
   v.array(
     v.strictObject({
       url: httpsUrl('url', 'https URL of the image.'),
-      alt: v.optional(v.pipe(v.string('alt must be a string'), v.trim(), v.maxLength(IMAGE_ALT_MAX), v.description('What the image shows, for screen readers.'))),
+      alt: optionalText('alt', IMAGE_ALT_MAX, 'What the image shows, for screen readers.'),
     }),
   ),
   v.maxLength(MAX_PRODUCT_IMAGES, `at most ${MAX_PRODUCT_IMAGES} images`),
@@ -60,7 +50,7 @@ export const PackInput = v.strictObject({
   price: moneyInput('price', "Price of the whole pack, in major units of the store's currency."),
   compare_at_price: v.optional(moneyInput('compare_at_price', 'A higher "before" price shown struck through.')),
   min_price: v.optional(moneyInput('min_price', "This pack's own floor (otherwise the store's max discount off price applies).")),
-  label: v.optional(v.pipe(v.string('label must be a string'), v.trim(), v.maxLength(PACK_LABEL_MAX), v.description('A badge such as "Más vendido".'))),
+  label: optionalText('label', PACK_LABEL_MAX, 'A badge such as "Más vendido".'),
   is_default: v.optional(booleanInput('is_default', 'Pre-selected on the landing page; at most one pack.')),
 });
 
@@ -75,8 +65,8 @@ const packs = (min: 0 | 1) =>
 export const CreateProductInput = v.strictObject({
   store_id: storeId,
   name: nameInput('name', 'Product name.'),
-  sku: v.optional(sku),
-  description: v.optional(description),
+  sku,
+  description,
   images: v.optional(images),
   stock: v.optional(integerInput('stock', 0, 1_000_000_000, 'Units on hand (informational; omit if not tracked).')),
   price_floor: v.optional(floor),
@@ -99,8 +89,8 @@ export const ListProductsInput = v.strictObject({
 export const UpdateProductInput = v.strictObject({
   product_id: productId,
   name: v.optional(nameInput('name', 'New name.')),
-  sku: v.optional(sku),
-  description: v.optional(description),
+  sku,
+  description,
   images: v.optional(images),
   status: v.optional(v.pipe(v.picklist(['draft', 'active'], 'status must be draft or active'), v.description('draft or active; archive with archive_product.'))),
 });
@@ -114,14 +104,14 @@ export const DuplicateProductInput = v.strictObject({
   product_id: productId,
   target_store_id: v.optional(uuidInput('target_store_id', 'Store to copy into (default: the same store).')),
   name: v.optional(nameInput('name', 'Name of the copy (default: the same, or "(copia)" added in the same store).')),
-  sku: v.optional(sku),
+  sku,
   copy_packs: v.optional(booleanInput('copy_packs', 'Copy packs and floor when the currencies match (default true).')),
 });
 
 export const SetProductStockInput = v.strictObject({
   product_id: productId,
   quantity: integerInput('quantity', 0, 1_000_000_000, 'Absolute units on hand.'),
-  reason: v.optional(v.pipe(v.string('reason must be a string'), v.trim(), v.maxLength(200), v.description('Why, e.g. "restock".'))),
+  reason: optionalText('reason', 200, 'Why, e.g. "restock".'),
 });
 
 export const SetProductPacksInput = v.strictObject({ product_id: productId, packs: packs(1) });

@@ -3,7 +3,8 @@ import * as v from 'valibot';
 import { PUSH_POLICIES } from '../../domain/push-policy.ts';
 import { DEFAULT_MAX_DISCOUNT_PCT, MAX_DISCOUNT_PCT_RANGE, MAX_STORE_DOMAINS } from '../../limits.ts';
 import { cursorInput, limitInput } from '../pagination.ts';
-import { countryInput, currencyInput, domainInput, integerInput, nameInput, nullableTimestamp, pageOf, timestamp, timezoneInput, uuidInput } from '../fields.ts';
+import { countryInput, currencyInput, domainInput, integerInput, nameInput, nullableTimestamp, optionalText, pageOf, timestamp, timezoneInput, uuidInput } from '../fields.ts';
+import { cleanText } from '../text-input.ts';
 
 const storeId = uuidInput('store_id', 'Store id (from get_account or list_stores).');
 
@@ -15,8 +16,7 @@ const orderPrefix = v.pipe(
   v.description('Shown before order numbers, e.g. "TD-" makes TD-1001; up to 10 letters, digits and dashes; "" removes it.'),
 );
 const supportPhone = v.pipe(
-  v.string('support_phone must be a string'),
-  v.trim(),
+  cleanText('support_phone', true),
   v.maxLength(20, 'support_phone must be at most 20 characters'),
   v.description("Phone buyers can call, valid for the store's country; stored as E.164; \"\" removes it."),
 );
@@ -63,7 +63,7 @@ export const UpdateStoreInput = v.strictObject({
 
 export const ArchiveStoreInput = v.strictObject({
   store_id: storeId,
-  reason: v.optional(v.pipe(v.string('reason must be a string'), v.trim(), v.maxLength(500, 'reason must be at most 500 characters'), v.description('Why, for the record.'))),
+  reason: optionalText('reason', 500, 'Why, for the record.'),
 });
 
 export const StoreDomainInput = v.strictObject({
