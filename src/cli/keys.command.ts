@@ -20,9 +20,10 @@ export function register(program: Command): void {
     .option('--domain <host>', "allowed origin host for a publishable key, one of the store's domains (repeatable; default: follow the store domains)", collect, [])
     .option('--product <id>', 'allowed product for a publishable key (repeatable; default: all)', collect, [])
     .option('--label <label>', 'a name to recognise it by')
-    .action(async (o: { store: string; type: string; env: string; domain: string[]; product: string[]; label?: string }, cmd: Command) => {
+    .option('--scope <scope>', 'what a secret key may do, e.g. orders:read (repeatable; default: every scope)', collect, [])
+    .action(async (o: { store: string; type: string; env: string; domain: string[]; product: string[]; label?: string; scope: string[] }, cmd: Command) => {
       const key = await withApp(cmd, async (app) =>
-        (await loadKeys()).createKey(app, (await loadCaller()).OPERATOR, { store_id: o.store, type: o.type, env: o.env, domains: o.domain, products: o.product, label: o.label }),
+        (await loadKeys()).createKey(app, (await loadCaller()).OPERATOR, { store_id: o.store, type: o.type, env: o.env, domains: o.domain, products: o.product, label: o.label, scopes: o.scope }),
       );
       if (!globals(cmd).json) process.stderr.write(`${shownOnce}\n`);
       print(globals(cmd), key, key.key);

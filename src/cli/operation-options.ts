@@ -76,6 +76,7 @@ export const CLI_OVERRIDES: Readonly<Record<string, Readonly<Record<string, Opti
   update_landing_page: { product_id: { flag: '--product <id>' } },
   list_api_keys: { store_id: { flag: '--store <id>' } },
   create_publishable_key: { allowed_domains: { flag: '--domain <host>', repeat: true }, allowed_products: { flag: '--product <id>', repeat: true } },
+  create_secret_key: { scopes: { flag: '--scope <scope>', repeat: true } },
   update_api_key: { allowed_domains: { flag: '--domain <host>', repeat: true }, allowed_products: { flag: '--product <id>', repeat: true } },
 };
 

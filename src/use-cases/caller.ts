@@ -14,6 +14,14 @@ export interface Caller {
   actor: string;
   /** Rate-limit bucket: the key id, the token family id, or `cli`. */
   subjectId: string;
+  /**
+   * What made the call, recorded on a key it creates (issue 19 §2): the secret key, or the OAuth
+   * client, user and token family, whose revocation then revokes that key too.
+   */
+  keyId?: string | undefined;
+  clientId?: string | undefined;
+  userId?: string | undefined;
+  familyId?: string | undefined;
 }
 
 const ALL: ReadonlySet<string> = new Set<Scope>(GRANTABLE_SCOPES);
@@ -24,7 +32,17 @@ export const OPERATOR: Caller = Object.freeze({ credential: 'operator', accountI
 /** The CLI with `--account ID`: the operator acting as one account, with that account's tenancy. */
 export const operatorAs = (accountId: string): Caller => ({ ...OPERATOR, accountId });
 
-export const fromPrincipal = (p: Principal): Caller => ({ credential: p.kind, accountId: p.accountId, scopes: p.scopes, actor: p.actor, subjectId: p.subjectId });
+export const fromPrincipal = (p: Principal): Caller => ({
+  credential: p.kind,
+  accountId: p.accountId,
+  scopes: p.scopes,
+  actor: p.actor,
+  subjectId: p.subjectId,
+  keyId: p.keyId,
+  clientId: p.clientId,
+  userId: p.userId,
+  familyId: p.familyId,
+});
 
 /** Whether the caller may see a row of this account. */
 export const sees = (caller: Pick<Caller, 'accountId'>, accountId: string): boolean => caller.accountId === null || caller.accountId === accountId;

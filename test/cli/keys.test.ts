@@ -6,6 +6,7 @@ import { tempDbFile } from '../helpers/server.ts';
 import { cliFails, cliJson, count, readDb, UUID, withApp } from '../helpers/cli-expect.ts';
 import { createAccount } from '../../src/use-cases/accounts/accounts.use-case.ts';
 import { addKey, addStore, rollKey } from '../helpers/fixtures.ts';
+import { GRANTABLE_SCOPES } from '../../src/domain/oauth/scopes.ts';
 
 const tmp = tempDbFile();
 after(() => tmp.cleanup());
@@ -21,7 +22,13 @@ interface KeyRow {
   prefix: string;
   revoked_at: string | null;
   replaced_by: string | null;
+  scopes: string | null;
+  created_via: string;
+  created_by_key: string | null;
+  oauth_family_id: string | null;
 }
+
+const BY_OPERATOR = { via: 'operator', key_id: null, client_id: null, client_name: null, user_id: null, user_email: null };
 const keyRow = (id: string) => readDb(tmp.file, (db) => db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined);
 
 let accountId = '';
@@ -66,6 +73,52 @@ test('keys create --type secret prints a svc_live_secret_ key with 40 base62 cha
   assert.equal(json.type, 'secret');
   assert.equal(json.env, 'live');
   assert.equal(keyRow(json.id)?.hash, sha256(json.key));
+});
+
+test('keys create --type secret gives the key every grantable scope, and keys list --json shows its scopes and that the operator made it', async () => {
+  const store = await newStore();
+  const { json } = await cliJson(tmp.file, ['keys', 'create', '--store', store, '--type', 'secret']);
+  assert.deepEqual(json.scopes, [...GRANTABLE_SCOPES]);
+  assert.deepEqual(json.created_by, BY_OPERATOR);
+  const row = keyRow(json.id)!;
+  assert.equal(row.scopes, GRANTABLE_SCOPES.join(' '));
+  assert.equal(row.created_via, 'operator');
+  assert.equal(row.created_by_key, null);
+  assert.equal(row.oauth_family_id, null);
+  const publishable = (await cliJson(tmp.file, ['keys', 'create', '--store', store, '--type', 'publishable'])).json;
+  const { json: listed } = await cliJson(tmp.file, ['keys', 'list', '--store', store]);
+  const secret = listed.find((k: { id: string }) => k.id === json.id);
+  assert.deepEqual(secret.scopes, [...GRANTABLE_SCOPES]);
+  assert.deepEqual(secret.created_by, BY_OPERATOR);
+  const pub = listed.find((k: { id: string }) => k.id === publishable.id);
+  assert.equal(pub.scopes, null, 'a publishable key only creates orders: it has no scopes');
+  assert.deepEqual(pub.created_by, BY_OPERATOR);
+});
+
+test('keys create --type secret --scope orders:read --scope mcp:invoke restricts the key to those scopes, as does keys create-secret --scope', async () => {
+  const { json } = await cliJson(tmp.file, ['keys', 'create', '--store', storeId, '--type', 'secret', '--scope', 'orders:read', '--scope', 'mcp:invoke']);
+  assert.deepEqual(json.scopes, ['mcp:invoke', 'orders:read']);
+  assert.equal(keyRow(json.id)?.scopes, 'mcp:invoke orders:read');
+  const derived = (await cliJson(tmp.file, ['keys', 'create-secret', storeId, '--scope', 'stores:read'])).json;
+  assert.deepEqual(derived.scopes, ['stores:read']);
+  assert.equal(keyRow(derived.id)?.scopes, 'stores:read');
+});
+
+test('keys create --scope with an unknown scope, with ai:generate, or on a publishable key is a usage error with exit 2 and stores nothing', async () => {
+  const before = count(tmp.file, 'api_keys');
+  const unknown = await cliFails(tmp.file, ['keys', 'create', '--store', storeId, '--type', 'secret', '--scope', 'orders:reed'], 2);
+  assert.equal(unknown.error.details?.[0]?.field, 'scopes.0');
+  await cliFails(tmp.file, ['keys', 'create', '--store', storeId, '--type', 'secret', '--scope', 'ai:generate'], 2);
+  await cliFails(tmp.file, ['keys', 'create', '--store', storeId, '--type', 'publishable', '--scope', 'orders:read'], 2);
+  assert.equal(count(tmp.file, 'api_keys'), before);
+});
+
+test('keys roll keeps a secret key its scopes and origin', async () => {
+  const { json: restricted } = await cliJson(tmp.file, ['keys', 'create', '--store', storeId, '--type', 'secret', '--scope', 'orders:read']);
+  const { json } = await cliJson(tmp.file, ['keys', 'roll', restricted.id]);
+  assert.deepEqual(json.scopes, ['orders:read']);
+  assert.deepEqual(json.created_by, BY_OPERATOR);
+  assert.equal(keyRow(json.id)?.scopes, 'orders:read');
 });
 
 test('keys create --type publishable without --env makes a live key', async () => {

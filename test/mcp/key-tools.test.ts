@@ -8,6 +8,7 @@ import { addKey, orderBody, postOrder, revokeKey, seedShop, type Shop } from '..
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { OPEN_LIMITS, SHOP_ORIGIN, expectCreated, expectError, nextPhone, orderRow } from '../api/orders/order-kit.ts';
 import { hashKey } from '../../src/domain/keys.ts';
+import { GRANTABLE_SCOPES } from '../../src/domain/oauth/scopes.ts';
 import { INITIALIZE, connect, rawPost } from './mcp-kit.ts';
 import { expectForeignLikeUnknown, expectInsufficientScope, expectSdkForbidden, expectToolError, keyRow, ok, scopedTokens, snapshot, storeRow , openToolBench, closeToolBench } from './account-kit.ts';
 
@@ -63,6 +64,8 @@ describe('key tools', () => {
         last_used_at: null,
         revoked_at: null,
         replaced_by: null,
+        scopes: null,
+        created_by: { via: 'operator', key_id: null, client_id: null, client_name: null, user_id: null, user_email: null },
       });
       assert.ok(!items.some((k: { store_id: string }) => k.store_id === other.storeId));
     });
@@ -191,6 +194,11 @@ describe('key tools', () => {
       assert.equal(row.account_id, shop.accountId);
       assert.equal(row.hash, hashKey(value.key));
       assert.equal(row.label, 'backend');
+      // Made by the account's key with every scope: every scope, and that key as its maker.
+      assert.deepEqual(value.scopes, [...GRANTABLE_SCOPES]);
+      assert.equal(row.scopes, GRANTABLE_SCOPES.join(' '));
+      assert.equal(value.created_by.via, 'secret_key');
+      assert.equal(row.created_by_key, value.created_by.key_id);
       assert.ok(!JSON.stringify(await snapshot(server.deps)).includes(value.key));
       const holder = await connect(server.url, value.key);
       try {

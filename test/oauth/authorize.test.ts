@@ -188,4 +188,21 @@ describe('GET/POST /api/oauth/authorize', () => {
     assert.ok(!consent.checkboxes.includes('ai:generate'));
     assert.ok(!consent.checkboxes.includes('mcp:invoke'));
   });
+
+  test('the consent page says plainly, next to stores:write and in both languages, that it lets the application create API keys bounded by this grant', async () => {
+    const browser = new Browser(server.url);
+    const first = parseForms(await (await browser.get(params({ scope: 'orders:read stores:write' }))).text())[0]!;
+    const signed = await browser.submit(first, [['email', user.email], ['password', user.password]]);
+    const spanish = await (await browser.get(signed.headers.get('location')!)).text();
+    // Signed in: the same browser goes straight to the consent page, here asked in English.
+    const english = await (await browser.get(params({ scope: 'orders:read stores:write', ui_locales: 'en' }))).text();
+    const scopeLine = (html: string, scope: string) => {
+      const line = [...html.matchAll(/<label class="scope">([\s\S]*?)<\/label>/g)].map((m) => m[1]!).find((l) => l.includes(`value="${scope}"`));
+      assert.ok(line, `a line for ${scope}`);
+      return line;
+    };
+    assert.match(scopeLine(spanish, 'stores:write'), /crear y revocar llaves API: cada llave secreta que cree tendrá como máximo los permisos que concedes aquí y funcionará hasta que revoques esta autorización/);
+    assert.match(scopeLine(english, 'stores:write'), /create and revoke API keys: each secret key it creates gets at most the permissions you grant here and works until you revoke this authorization/);
+    assert.doesNotMatch(scopeLine(english, 'orders:read'), /key/i);
+  });
 });

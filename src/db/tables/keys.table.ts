@@ -26,4 +26,19 @@ export interface ApiKeysTable {
   /** Revocation time; may lie in the future during a `keys roll` grace period. */
   revoked_at: string | null;
   replaced_by: string | null;
+  /**
+   * What a secret key may do: OAuth scope names, space-separated in canonical order (migration 0010).
+   * Null for publishable keys, which only create orders for their store.
+   */
+  scopes: string | null;
+  /** Who made the key: the operator's CLI, a secret key, or an OAuth token (issue 19 §2). */
+  created_via: KeyOrigin;
+  /** The secret key that made it, when `created_via` is `secret_key`. */
+  created_by_key: string | null;
+  /** The OAuth client, user and token family (the authorization) that made it, when `created_via` is `oauth`. */
+  oauth_client_id: string | null;
+  oauth_user_id: string | null;
+  oauth_family_id: string | null;
 }
+
+export type KeyOrigin = 'operator' | 'secret_key' | 'oauth';

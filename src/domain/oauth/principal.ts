@@ -1,5 +1,5 @@
-// Who is calling an account operation (/api/mcp): a secret key (every scope) or an OAuth access
-// token (its granted scopes). Tools resolve every id inside `accountId` (MCP-TOOLS.md §5.14).
+// Who is calling an account operation (/api/mcp): a secret key (its stored scopes, issue 19 §2) or
+// an OAuth access token (its granted scopes). Tools resolve every id inside `accountId` (MCP-TOOLS.md §5.14).
 
 export interface Principal {
   kind: 'secret_key' | 'oauth';
@@ -11,6 +11,10 @@ export interface Principal {
   actor: string;
   clientId?: string;
   userId?: string;
+  /** The token family (one authorization) an OAuth access token descends from. */
+  familyId?: string;
+  /** The secret key it is. */
+  keyId?: string;
 }
 
 export const hasScope = (p: Pick<Principal, 'scopes'>, scope: string): boolean => p.scopes.has(scope);

@@ -16,6 +16,8 @@ export type ToolErrorCode =
   | 'fulfillment_not_connected'
   | 'fulfillment_error'
   | 'rate_limited'
+  /** The call asks for more than the credential holds: a key broader than its creator (issue 19 §2). */
+  | 'insufficient_scope'
   | 'internal';
 
 export interface ToolError {
@@ -43,6 +45,7 @@ const TOOL_CODE: Partial<Record<ErrorCode, ToolErrorCode>> = {
   rate_limited: 'rate_limited',
   fulfillment_not_connected: 'fulfillment_not_connected',
   fulfillment_error: 'fulfillment_error',
+  insufficient_scope: 'insufficient_scope',
 };
 
 export function toolResult(value: object): CallToolResult {

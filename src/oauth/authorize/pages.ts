@@ -13,7 +13,9 @@ const TEXT = {
     password: 'Contraseña',
     signIn: 'Entrar',
     wrong: 'Correo o contraseña incorrectos.',
-    tooMany: 'Demasiados intentos. Espera unos minutos e inténtalo de nuevo.',
+    tooMany: (wait: string) => `Demasiados intentos de inicio de sesión. Espera ${wait} e inténtalo de nuevo.`,
+    seconds: (n: number) => (n === 1 ? '1 segundo' : `${n} segundos`),
+    minutes: (n: number) => (n === 1 ? '1 minuto' : `${n} minutos`),
     consentTitle: 'Autorizar acceso',
     consentLead: (client: string) => `${client} solicita acceso a tu cuenta de codrail.`,
     redirect: 'Te devolverá a',
@@ -37,7 +39,9 @@ const TEXT = {
     password: 'Password',
     signIn: 'Sign in',
     wrong: 'Wrong email or password.',
-    tooMany: 'Too many attempts. Wait a few minutes and try again.',
+    tooMany: (wait: string) => `Too many sign-in attempts. Wait ${wait} and try again.`,
+    seconds: (n: number) => (n === 1 ? '1 second' : `${n} seconds`),
+    minutes: (n: number) => (n === 1 ? '1 minute' : `${n} minutes`),
     consentTitle: 'Authorize access',
     consentLead: (client: string) => `${client} is asking for access to your codrail account.`,
     redirect: 'It will send you back to',
@@ -56,18 +60,26 @@ const TEXT = {
   },
 } as const;
 
-const SCOPE_TEXT: Record<string, { es: string; en: string }> = {
-  'orders:create': { es: 'Crear pedidos', en: 'Create orders' },
-  'orders:read': { es: 'Ver pedidos y compradores', en: 'See orders and buyers' },
-  'orders:write': { es: 'Modificar, cancelar y enviar pedidos', en: 'Change, cancel and push orders' },
-  'products:read': { es: 'Ver productos y precios', en: 'See products and prices' },
-  'products:write': { es: 'Modificar productos y precios', en: 'Change products and prices' },
-  'landings:read': { es: 'Ver páginas de venta', en: 'See landing pages' },
-  'landings:write': { es: 'Crear y publicar páginas de venta', en: 'Create and publish landing pages' },
-  'stores:read': { es: 'Ver tiendas, dominios y llaves', en: 'See stores, domains and keys' },
-  'stores:write': { es: 'Modificar tiendas, dominios y llaves', en: 'Change stores, domains and keys' },
-  'whatsapp:write': { es: 'Enviar mensajes de WhatsApp a compradores', en: 'Send WhatsApp messages to buyers' },
-};
+// A Map: the scope strings come from the authorization request (issue 19 §5).
+const SCOPE_TEXT = new Map<string, { es: string; en: string }>([
+  ['orders:create', { es: 'Crear pedidos', en: 'Create orders' }],
+  ['orders:read', { es: 'Ver pedidos y compradores', en: 'See orders and buyers' }],
+  ['orders:write', { es: 'Modificar, cancelar y enviar pedidos', en: 'Change, cancel and push orders' }],
+  ['products:read', { es: 'Ver productos y precios', en: 'See products and prices' }],
+  ['products:write', { es: 'Modificar productos y precios', en: 'Change products and prices' }],
+  ['landings:read', { es: 'Ver páginas de venta', en: 'See landing pages' }],
+  ['landings:write', { es: 'Crear y publicar páginas de venta', en: 'Create and publish landing pages' }],
+  ['stores:read', { es: 'Ver tiendas, dominios y llaves', en: 'See stores, domains and keys' }],
+  // Issue 19 §2: this permission mints credentials, and the page says so plainly.
+  [
+    'stores:write',
+    {
+      es: 'Modificar tiendas y dominios, y crear y revocar llaves API: cada llave secreta que cree tendrá como máximo los permisos que concedes aquí y funcionará hasta que revoques esta autorización',
+      en: 'Change stores and domains, and create and revoke API keys: each secret key it creates gets at most the permissions you grant here and works until you revoke this authorization',
+    },
+  ],
+  ['whatsapp:write', { es: 'Enviar mensajes de WhatsApp a compradores', en: 'Send WhatsApp messages to buyers' }],
+]);
 
 /** `ui_locales` wins, then Accept-Language; Spanish by default (the sellers' language). */
 export function pickLang(uiLocales: string | null, acceptLanguage: string | undefined): Lang {
@@ -112,12 +124,19 @@ export interface FormContext {
   clientName: string;
 }
 
-export function signInPage(f: FormContext, problem?: 'wrong' | 'tooMany'): string {
+/** The wait of a 429, as a person reads it: seconds under two minutes, whole minutes (rounded up) above. */
+function waitText(lang: Lang, seconds: number): string {
+  const t = TEXT[lang];
+  return seconds < 120 ? t.seconds(Math.max(1, Math.ceil(seconds))) : t.minutes(Math.ceil(seconds / 60));
+}
+
+export function signInPage(f: FormContext, problem?: 'wrong' | 'tooMany', waitSeconds = 60): string {
   const t = TEXT[f.lang];
+  const message = problem === 'tooMany' ? t.tooMany(waitText(f.lang, waitSeconds)) : problem === 'wrong' ? t.wrong : undefined;
   return layout(
     f.lang,
     t.signInTitle,
-    html`<h1>${t.signInTitle}</h1><p>${t.signInLead(f.clientName)}</p>${problem && html`<p class="error" role="alert">${t[problem]}</p>`}
+    html`<h1>${t.signInTitle}</h1><p>${t.signInLead(f.clientName)}</p>${message && html`<p class="error" role="alert">${message}</p>`}
 <form method="post" action="${f.action}">${hidden('csrf', f.csrf)}${hidden('request', f.request)}${hidden('step', 'signin')}
 <label for="email">${t.email}</label><input id="email" type="email" name="email" autocomplete="username" required>
 <label for="password">${t.password}</label><input id="password" type="password" name="password" autocomplete="current-password" required>
@@ -135,8 +154,8 @@ export function consentPage(f: FormContext, c: { email: string; role: 'owner' | 
     .filter((s) => s !== 'mcp:invoke' && GRANTABLE_SCOPES.includes(s as never))
     .map((s) =>
       ceiling.includes(s)
-        ? html`<label class="scope"><input type="checkbox" name="grant" value="${s}" checked><span>${SCOPE_TEXT[s]?.[f.lang] ?? s} <code>${s}</code></span></label>`
-        : html`<label class="scope muted"><input type="checkbox" value="${s}" disabled><span>${SCOPE_TEXT[s]?.[f.lang] ?? s} <code>${s}</code> — ${t.roleCannot(c.role)}</span></label>`,
+        ? html`<label class="scope"><input type="checkbox" name="grant" value="${s}" checked><span>${SCOPE_TEXT.get(s)?.[f.lang] ?? s} <code>${s}</code></span></label>`
+        : html`<label class="scope muted"><input type="checkbox" value="${s}" disabled><span>${SCOPE_TEXT.get(s)?.[f.lang] ?? s} <code>${s}</code> — ${t.roleCannot(c.role)}</span></label>`,
     );
   return layout(
     f.lang,

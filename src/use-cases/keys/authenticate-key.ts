@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../../app.ts';
 import type { ApiKeysTable } from '../../db/tables/index.ts';
 import { findKeyByHash, touchKey } from '../../db/queries/keys.queries.ts';
-import { GRANTABLE_SCOPES } from '../../domain/oauth/scopes.ts';
+import { NEVER_GRANTED, splitScope } from '../../domain/oauth/scopes.ts';
 import { KEY_TOUCH_INTERVAL_MS } from '../../limits.ts';
 import type { Caller } from '../caller.ts';
 import { classifyKey, hashKey } from '../../domain/keys.ts';
@@ -23,6 +23,13 @@ export const credentialPresent = (c: PresentedCredential): boolean => Boolean(c.
 
 /** A key is live until its revocation time (which a `keys roll --grace` puts in the future). */
 export const keyActive = (key: ApiKey, now: Date): boolean => key.revoked_at === null || key.revoked_at > now.toISOString();
+
+/**
+ * What a secret key may do: its stored scopes (issue 19 §2), enforced on /api/v1, /api/mcp and
+ * order creation exactly as a token's. A key without stored scopes may do nothing (fail closed), and
+ * never a scope OAuth cannot grant (issue 10).
+ */
+export const keyScopes = (key: Pick<ApiKey, 'scopes'>): ReadonlySet<string> => new Set(splitScope(key.scopes ?? undefined).filter((s) => !NEVER_GRANTED.has(s)));
 
 /**
  * The key a request presents, checked: well-formed, known and not revoked; anything else is 401.
@@ -49,8 +56,8 @@ export async function authenticateKey(deps: Pick<Deps, 'db' | 'clock'>, credenti
 
 /**
  * The credential of the account API (/api/v1): a secret key as Bearer, acting on every store of its
- * account. An OAuth access token is valid only for /api/mcp (seed OAuth rule 2) and a publishable
- * key only creates orders: both are 401 here, as is anything missing, unknown or revoked.
+ * account with its own scopes. An OAuth access token is valid only for /api/mcp (seed OAuth rule 2)
+ * and a publishable key only creates orders: both are 401 here, as is anything missing, unknown or revoked.
  */
 export async function authenticateAccountKey(deps: Pick<Deps, 'db' | 'clock'>, authorization: string | undefined): Promise<Caller> {
   if (!authorization?.trim()) throw unauthorized('Missing credential: send a secret key as Authorization: Bearer svc_live_secret_…');
@@ -59,5 +66,5 @@ export async function authenticateAccountKey(deps: Pick<Deps, 'db' | 'clock'>, a
   if (key.type !== 'secret') throw unauthorized('Publishable keys only create orders: the account API needs a secret key');
   const now = deps.clock.now();
   if (key.last_used_at === null || now.getTime() - Date.parse(key.last_used_at) > KEY_TOUCH_INTERVAL_MS) await touchKey(deps.db, key.id, now.toISOString());
-  return { credential: 'secret_key', accountId: key.account_id, scopes: new Set(GRANTABLE_SCOPES), actor: `key:${key.id}`, subjectId: key.id };
+  return { credential: 'secret_key', accountId: key.account_id, scopes: keyScopes(key), actor: `key:${key.id}`, subjectId: key.id, keyId: key.id };
 }

@@ -3,11 +3,12 @@
 import * as v from 'valibot';
 import { KEY_LABEL_MAX, MAX_STORE_DOMAINS } from '../../limits.ts';
 import { cursorInput, limitInput } from '../pagination.ts';
-import { booleanInput, domainInput, nullableTimestamp, pageOf, timestamp, uuidInput } from '../fields.ts';
+import { booleanInput, domainInput, nullableTimestamp, optionalText, pageOf, timestamp, uuidInput } from '../fields.ts';
+import { GRANTABLE_SCOPES } from '../../domain/oauth/scopes.ts';
 
 const storeId = uuidInput('store_id', 'Store id (from get_account or list_stores).');
 const keyId = uuidInput('key_id', 'Key id (from list_api_keys).');
-const label = v.pipe(v.string('label must be a string'), v.trim(), v.maxLength(KEY_LABEL_MAX, `label must be at most ${KEY_LABEL_MAX} characters`), v.description('A name to recognise the key by, e.g. "checkout tienda.com".'));
+const label = optionalText('label', KEY_LABEL_MAX, 'A name to recognise the key by, e.g. "checkout tienda.com".');
 const domains = v.pipe(
   v.array(domainInput('A domain the store allows (get_store lists them).')),
   v.minLength(1, 'allowed_domains needs at least one domain; omit it to follow the store domains'),
@@ -34,18 +35,27 @@ export const CreatePublishableKeyInput = v.strictObject({
   mode: v.optional(v.pipe(v.picklist(['test', 'live'], 'mode must be test or live'), v.description('live (default) creates real orders; test creates sandbox orders that are never pushed.')), 'live'),
   allowed_domains: v.optional(domains),
   allowed_products: v.optional(products),
-  label: v.optional(label),
+  label,
 });
+
+/** Issue 19 §2: a secret key's scopes, each one the creating credential holds (checked by the use-case). */
+const scopes = v.pipe(
+  v.array(v.picklist(GRANTABLE_SCOPES, `each scope must be one of ${GRANTABLE_SCOPES.join(', ')}`)),
+  v.minLength(1, 'scopes needs at least one scope; omit it for every scope you hold'),
+  v.maxLength(GRANTABLE_SCOPES.length),
+  v.description('What the key may do: scopes you hold (get_account). Default: all of yours.'),
+);
 
 export const CreateSecretKeyInput = v.strictObject({
   store_id: storeId,
   mode: v.optional(v.pipe(v.picklist(['live'], 'secret keys exist only in live mode (svc_live_secret_)'), v.description('Only live: there is no test secret key format.')), 'live'),
-  label: v.optional(label),
+  label,
+  scopes: v.optional(scopes),
 });
 
 export const UpdateApiKeyInput = v.strictObject({
   key_id: keyId,
-  label: v.optional(label),
+  label,
   allowed_domains: v.optional(domains),
   follow_store_domains: v.optional(booleanInput('follow_store_domains', "true: the publishable key works on every domain of its store (clears allowed_domains).")),
   allowed_products: v.optional(products),
@@ -69,6 +79,18 @@ export const ApiKey = v.object({
   last_used_at: nullableTimestamp('Last order it created (updated at most once a minute).'),
   revoked_at: nullableTimestamp('Revocation time; in the future during a roll grace period.'),
   replaced_by: v.nullable(v.string()),
+  scopes: v.pipe(v.nullable(v.array(v.string())), v.description('What a secret key may do; null for publishable keys, which only create orders.')),
+  created_by: v.pipe(
+    v.object({
+      via: v.pipe(v.picklist(['operator', 'secret_key', 'oauth']), v.description('The CLI, a secret key, or an OAuth authorization (revoking it revokes the key).')),
+      key_id: v.pipe(v.nullable(v.string()), v.description('The secret key that made it.')),
+      client_id: v.pipe(v.nullable(v.string()), v.description('The OAuth client whose authorization made it (or made the key that made it).')),
+      client_name: v.nullable(v.string()),
+      user_id: v.pipe(v.nullable(v.string()), v.description('The user who authorized that client.')),
+      user_email: v.nullable(v.string()),
+    }),
+    v.description('What made the key.'),
+  ),
 });
 
 export const CreatedApiKey = v.object({

@@ -126,6 +126,7 @@ export async function verifyAccessToken(deps: Pick<Deps, 'db' | 'clock' | 'confi
     actor: `oauth:${state.client_id}`,
     clientId: state.client_id,
     userId: state.user_id,
+    familyId: state.family_id,
   };
 }
 

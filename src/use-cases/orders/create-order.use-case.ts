@@ -35,7 +35,7 @@ import { publishableAccess } from '../keys/checkout-access.ts';
 import type { CityDecision } from '../../domain/cities/matcher.ts';
 import { parseWith } from '../validate.ts';
 import { CreateOrderInputSchema, type CreateOrderInput } from './create-order.schema.ts';
-import { authenticateKey, credentialPresent, type ApiKey, type PresentedCredential } from '../keys/authenticate-key.ts';
+import { authenticateKey, credentialPresent, keyScopes, type ApiKey, type PresentedCredential } from '../keys/authenticate-key.ts';
 import { hitOrderLimits, type RateState } from './order-rate-limits.ts';
 import { createdBody, type CreateOrderSuccess } from './order-view.ts';
 
@@ -140,7 +140,9 @@ async function resolveCaller(deps: Deps, req: OrderRequest, trace: OrderTrace): 
   const key = await authenticateKey(deps, req);
   const base = { mode, productId, landingId: null, key, sandbox: key.env === 'test', actor: `key:${key.id}` } as const;
   if (key.type === 'secret') {
-    // Server to server: no origin check, any store of the key's account.
+    // Server to server: no origin check, any store of the key's account, if its scopes allow orders
+    // (issue 19 §2: a restricted key does here only what it may do on /api/v1 and /api/mcp).
+    if (!keyScopes(key).has('orders:create')) throw forbidden('This key lacks the scope orders:create');
     const store = await activeStore(deps, storeId);
     if (!store || store.account_id !== key.account_id) throw forbidden('This key cannot create orders for this store');
     return { ...base, store };
