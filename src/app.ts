@@ -9,6 +9,8 @@ import { loadBundledCatalogs } from './use-cases/geo/load-bundled-catalogs.use-c
 import { SigningKeys } from './use-cases/oauth/signing-keys.ts';
 import { SecretKeys } from './secret-keys.ts';
 import { Metrics } from './metrics.ts';
+import { OutboundClient, type Resolver } from './http/outbound/outbound-client.ts';
+import { ClientDocumentFetches } from './use-cases/oauth/client-metadata.use-case.ts';
 
 export interface Deps {
   readonly config: Config;
@@ -24,6 +26,10 @@ export interface Deps {
   readonly nudge: Nudges;
   /** Prometheus counters and gauges (served on --metrics-port when set). */
   readonly metrics: Metrics;
+  /** The one guarded outbound HTTP path (src/http/outbound): every call to another server. */
+  readonly outbound: OutboundClient;
+  /** Client metadata documents being fetched, and those that failed lately (issue 19 §1). */
+  readonly clientDocuments: ClientDocumentFetches;
 }
 
 /** Wake-ups for the workers running in this process; a worker registers itself when it starts. */
@@ -39,6 +45,8 @@ export interface App extends Deps {
 export interface OpenOptions {
   clock?: Clock;
   log?: Logger;
+  /** The host-name resolver of outbound calls (the system's unless given). */
+  resolve?: Resolver;
 }
 
 export function openApp(config: Config, options: OpenOptions = {}): App {
@@ -48,7 +56,24 @@ export function openApp(config: Config, options: OpenOptions = {}): App {
   const catalogs = new Catalogs(db, clock);
   const secrets = new SecretKeys(config);
   const signingKeys = new SigningKeys(db, clock, secrets);
-  return { config, db, log, clock, catalogs, signingKeys, secrets, nudge: new Nudges(), metrics: new Metrics(db, clock), close };
+  const outbound = new OutboundClient(options.resolve ? { resolve: options.resolve } : {});
+  return {
+    config,
+    db,
+    log,
+    clock,
+    catalogs,
+    signingKeys,
+    secrets,
+    nudge: new Nudges(),
+    metrics: new Metrics(db, clock),
+    outbound,
+    clientDocuments: new ClientDocumentFetches(),
+    close: async () => {
+      outbound.close();
+      await close();
+    },
+  };
 }
 
 /** Schema migrations, then the bundled city catalogs a fresh database lacks (`codrail migrate`). */

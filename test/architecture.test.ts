@@ -92,7 +92,15 @@ function area(path: string): string | undefined {
   return m?.[1];
 }
 
+/**
+ * src/http/outbound is not a shell: it is the one guarded outbound HTTP client (STYLE "Seams"),
+ * which the fulfillment platform client, the WhatsApp Cloud API client, the metadata-document fetch
+ * and the webhooks use from below the shells. It builds on nothing of ours but itself.
+ */
+const OUTBOUND = 'src/http/outbound/';
+
 const shellOf = (path: string): Shell | undefined => {
+  if (path.startsWith(OUTBOUND)) return undefined;
   const a = area(path);
   return SHELLS.find((s) => s === a);
 };
@@ -203,6 +211,28 @@ const IO_PACKAGES = [
 ];
 
 const isIoPackage = (specifier: string) => IO_PACKAGES.includes(specifier.replace(/^node:/, ''));
+
+test('src/http/outbound, the guarded outbound client, imports nothing from src outside itself', () => {
+  const bad = violations((from, imp) => (from.file.startsWith(OUTBOUND) && imp.target && !imp.target.startsWith(OUTBOUND) ? 'the outbound client stands alone (node built-ins only)' : undefined));
+  assert.deepEqual(bad, []);
+  assert.ok(SOURCES.some((s) => s.file.startsWith(OUTBOUND)), 'the outbound client exists');
+});
+
+test('only src/http/outbound calls fetch, http.request or https.request: every outbound call is guarded', () => {
+  const bad: string[] = [];
+  for (const abs of SOURCE_FILES) {
+    const file = rel(abs);
+    // The simulators are local development stand-ins that post their own webhooks to a URL the developer gives.
+    if (file.startsWith(OUTBOUND) || file === 'src/fulfillment/simulator.ts' || file === 'src/whatsapp/simulator.ts') continue;
+    readFileSync(abs, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (/^\s*(\/\/|\*)/.test(line)) return;
+        if (/(^|[^.\w])fetch\(|\bhttps?\.(request|get)\(|from 'undici'/.test(line)) bad.push(`${file}:${i + 1}: ${line.trim().slice(0, 100)}`);
+      });
+  }
+  assert.deepEqual(bad, []);
+});
 
 test('src/domain imports nothing from db, use-cases, shells, fulfillment or the composition root', () => {
   const bad = violations((from, imp) => {

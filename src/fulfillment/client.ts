@@ -1,8 +1,12 @@
-// HTTP client of the fulfillment platform contract (docs/fulfillment-platform.md). Every call has
-// a timeout; every failure is classified for the outbox: `unknown` (the platform may have acted:
-// timeouts, resets), `retry` (it did not: 5xx, 429, auth) and `permanent` (the request is wrong).
-// The token travels in the Authorization header only and is never part of an error or a log line.
+// HTTP client of the fulfillment platform contract (docs/fulfillment-platform.md), on the one guarded
+// outbound path (src/http/outbound): a deadline over the whole call, a byte cap on the answer, one
+// error type (OutboundError) whose `retryable` and `mayHaveActed` the outbox reads. An answer outside
+// the contract is a `bad_answer` (the platform may have acted). The token travels in the
+// Authorization header only and is never part of an error or a log line.
 import * as v from 'valibot';
+import type { OutboundClient } from '../http/outbound/outbound-client.ts';
+import { OutboundError } from '../http/outbound/outbound-error.ts';
+import { PLATFORM_ANSWER_MAX_BYTES } from '../limits.ts';
 import {
   PlatformAccountSchema,
   PlatformCatalogPageSchema,
@@ -15,49 +19,24 @@ import {
   type PlatformOrder,
 } from './contract.ts';
 
-export type FailureKind = 'unknown' | 'retry' | 'permanent';
-
-export class PlatformError extends Error {
-  override readonly name = 'PlatformError';
-  constructor(
-    readonly kind: FailureKind,
-    message: string,
-    /** From Retry-After, when the platform said how long to wait. */
-    readonly retryAfterMs?: number,
-  ) {
-    super(message);
-  }
-
-  /** The HTTP status in the message, when the platform answered (for `fulfillment_error`). */
-  get status(): number | undefined {
-    const m = /: HTTP (\d{3})/.exec(this.message);
-    return m ? Number(m[1]) : undefined;
-  }
-}
-
 export interface PlatformClientOptions {
   url: string;
   token: string | undefined;
   timeoutMs: number;
-}
-
-function retryAfterMs(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  outbound: OutboundClient;
 }
 
 export class PlatformClient {
   readonly #base: string;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
+  readonly #outbound: OutboundClient;
 
   constructor(options: PlatformClientOptions) {
     this.#base = options.url.replace(/\/+$/, '');
-    this.#headers = { accept: 'application/json', 'content-type': 'application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
+    this.#headers = { 'content-type': 'application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
     this.#timeoutMs = options.timeoutMs;
+    this.#outbound = options.outbound;
   }
 
   /** Creates a platform order. Not idempotent on the platform's side: the outbox decides when to call it. */
@@ -93,47 +72,26 @@ export class PlatformClient {
   }
 
   async #call(method: string, path: string, body?: unknown): Promise<unknown> {
-    let res: Response;
-    try {
-      res = await fetch(`${this.#base}${path}`, {
-        method,
-        headers: this.#headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(this.#timeoutMs),
-      });
-    } catch (error) {
-      const e = error as Error;
-      const code = (e.cause as { code?: string } | undefined)?.code;
-      const what = e.name === 'TimeoutError' ? `no answer within ${this.#timeoutMs} ms` : `connection failed (${code ?? e.message})`;
-      // Refused or unresolvable: the request never left, so the platform did nothing (a plain retry).
-      // Anything else may have reached it: only a create needs to care (look up first next time).
-      const neverSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
-      throw new PlatformError(neverSent ? 'retry' : 'unknown', `${method} ${path.split('?')[0]}: ${what}`);
-    }
-    let text = '';
-    try {
-      text = await res.text();
-    } catch {
-      throw new PlatformError('unknown', `${method} ${path.split('?')[0]}: answer cut off (HTTP ${res.status})`);
-    }
-    if (res.ok) {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        throw new PlatformError('unknown', `${method} ${path.split('?')[0]}: answer is not JSON (HTTP ${res.status})`);
-      }
-    }
-    const message = `${method} ${path.split('?')[0]}: HTTP ${res.status}${errorText(text)}`;
-    if (res.status === 429) throw new PlatformError('retry', message, retryAfterMs(res.headers.get('retry-after')));
-    if (res.status >= 500 || res.status === 401 || res.status === 403 || res.status === 408) throw new PlatformError('retry', message, retryAfterMs(res.headers.get('retry-after')));
-    throw new PlatformError('permanent', message);
+    const answer = await this.#outbound.sendJson({
+      url: `${this.#base}${path}`,
+      method,
+      headers: this.#headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      // The platform is the operator's configuration (a simulator on this machine included).
+      addresses: 'any',
+      deadlineMs: this.#timeoutMs,
+      maxBytes: PLATFORM_ANSWER_MAX_BYTES,
+      what: `${method} ${path.split('?')[0]}`,
+      describeError: errorText,
+    });
+    return answer.json;
   }
 }
 
 /** A 2xx answer outside the contract: the platform may have acted, so the outcome is unknown. */
 function answer<S extends v.GenericSchema>(schema: S, body: unknown, what: string): v.InferOutput<S> {
   const result = v.safeParse(schema, body);
-  if (!result.success) throw new PlatformError('unknown', `${what}: answer does not follow the contract (${result.issues[0]?.message ?? 'invalid'})`);
+  if (!result.success) throw new OutboundError('bad_answer', `${what}: answer does not follow the contract (${result.issues[0]?.message ?? 'invalid'})`, { status: 200 });
   return result.output;
 }
 

@@ -5,12 +5,15 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import { findConnection } from '../db/queries/fulfillment.queries.ts';
 import type { SecretKeys } from '../secret-keys.ts';
-import { PlatformClient, PlatformError } from './client.ts';
+import type { OutboundClient } from '../http/outbound/outbound-client.ts';
+import { AttemptFailure } from '../outbox/attempt-failure.ts';
+import { PlatformClient } from './client.ts';
 
 export interface PlatformDeps {
   config: Config;
   db: Db;
   secrets: SecretKeys;
+  outbound: OutboundClient;
 }
 
 export interface PlatformAccess {
@@ -22,20 +25,20 @@ export interface PlatformAccess {
 /** The additional authenticated data of a store's sealed token: it opens on this row only. */
 export const connectionContext = (storeId: string) => `fulfillment_connections.token_sealed:${storeId}`;
 
-export const clientWith = (config: Config, token: string | undefined) =>
-  new PlatformClient({ url: config.fulfillmentUrl!, token, timeoutMs: config.fulfillmentTimeoutMs });
+export const clientWith = (deps: Pick<PlatformDeps, 'config' | 'outbound'>, token: string | undefined) =>
+  new PlatformClient({ url: deps.config.fulfillmentUrl!, token, timeoutMs: deps.config.fulfillmentTimeoutMs, outbound: deps.outbound });
 
 export async function platformFor(deps: PlatformDeps, storeId: string): Promise<PlatformAccess | undefined> {
   const { config } = deps;
   if (!config.fulfillmentUrl) return undefined;
   const connection = await findConnection(deps.db, storeId);
-  if (!connection) return { client: clientWith(config, config.fulfillmentToken), source: 'default' };
+  if (!connection) return { client: clientWith(deps, config.fulfillmentToken), source: 'default' };
   let token: string;
   try {
     token = deps.secrets.box().open(connection.token_sealed, connectionContext(storeId));
   } catch (error) {
     // A lost or wrong key: the pushes wait (retry) until the credentials are entered again.
-    throw new PlatformError('retry', `the store's platform credentials cannot be opened (${(error as Error).message}); set them again with set_fulfillment_credentials`);
+    throw new AttemptFailure('retry', `the store's platform credentials cannot be opened (${(error as Error).message}); set them again with set_fulfillment_credentials`);
   }
-  return { client: clientWith(config, token), source: 'store' };
+  return { client: clientWith(deps, token), source: 'store' };
 }

@@ -15,7 +15,9 @@ import { newId } from '../ids.ts';
 import { FULFILLMENT_BACKOFF_MAX_MS, FULFILLMENT_CANCEL_WAIT_MS, FULFILLMENT_LEASE_MARGIN_MS, FULFILLMENT_POLL_MS } from '../limits.ts';
 import { OutboxLoop, backoffMs as outboxBackoff } from '../outbox/outbox-loop.ts';
 import type { SecretKeys } from '../secret-keys.ts';
-import { PlatformError } from './client.ts';
+import type { OutboundClient } from '../http/outbound/outbound-client.ts';
+import { OutboundError } from '../http/outbound/outbound-error.ts';
+import { AttemptFailure, classifyFailure } from '../outbox/attempt-failure.ts';
 import type { CreatePlatformOrder, PlatformOrder } from './contract.ts';
 import { applyStatusReport, type StatusReportHook } from './apply-status.ts';
 import { platformFor } from './connections.ts';
@@ -26,6 +28,7 @@ export interface WorkerDeps {
   log: Logger;
   clock: Clock;
   secrets: SecretKeys;
+  outbound: OutboundClient;
   /** Called inside the transaction that moves an order's status (WhatsApp notifications). */
   onStatus?: StatusReportHook | undefined;
 }
@@ -83,8 +86,8 @@ async function settleFailure(deps: WorkerDeps, job: JobRow, storeId: string, err
   const { db, log, clock, config } = deps;
   // Not the platform's answer: a database error or a bug. Its cause is logged once with the job, and
   // the job still retries (an order is never dropped for our own error), marked as internal.
-  if (!(error instanceof PlatformError)) log.error({ err: error, jobId: job.id, orderId: job.order_id, action: job.action }, 'fulfillment: an attempt failed on our side (not the platform)');
-  const failure = error instanceof PlatformError ? error : new PlatformError('unknown', `internal error: ${error instanceof Error ? error.message : String(error)}`);
+  if (!(error instanceof AttemptFailure || error instanceof OutboundError)) log.error({ err: error, jobId: job.id, orderId: job.order_id, action: job.action }, 'fulfillment: an attempt failed on our side (not the platform)');
+  const failure = classifyFailure(error);
   const now = clock.now();
   const verb = job.action === 'cancel' ? 'cancel' : 'push';
   if (failure.status === 401 || failure.status === 403) await markConnection(db, storeId, { ok: false, at: now.toISOString(), error: failure.message });
@@ -113,11 +116,11 @@ async function attemptPush(deps: WorkerDeps, job: JobRow): Promise<void> {
     return;
   }
   if (row.fulfillment_unlinked_at !== null && row.fulfillment_product_ref === null)
-    return settleFailure(deps, job, row.store_id, new PlatformError('permanent', `product "${row.product_name}" was unlinked from the platform: link it (link_product_to_fulfillment), then push the order again`));
+    return settleFailure(deps, job, row.store_id, new AttemptFailure('permanent', `product "${row.product_name}" was unlinked from the platform: link it (link_product_to_fulfillment), then push the order again`));
   let mayExist = job.unknown_outcome === 1;
   try {
     const access = await platformFor(deps, row.store_id);
-    if (!access) throw new PlatformError('retry', 'no fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
+    if (!access) throw new AttemptFailure('retry', 'no fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
     let placed: PlatformOrder | undefined;
     let reconciled = false;
     if (mayExist) {
@@ -134,7 +137,7 @@ async function attemptPush(deps: WorkerDeps, job: JobRow): Promise<void> {
         placed = await access.client.create(platformOrder(row));
       } catch (error) {
         // Timeouts, resets, answers outside the contract: the platform may have acted.
-        mayExist = !(error instanceof PlatformError) || error.kind === 'unknown';
+        mayExist = classifyFailure(error).kind === 'unknown';
         throw error;
       }
     }
@@ -160,10 +163,10 @@ async function attemptCancel(deps: WorkerDeps, job: JobRow): Promise<void> {
   const push = await findJobByOrder(db, order.id, 'push');
   if (push?.state === 'in_flight' && (push.lease_until ?? '') > clock.now().toISOString())
     // The push may be creating the order right now: cancel once its outcome is recorded.
-    return settleFailure(deps, job, order.store_id, new PlatformError('retry', 'waiting for the push in flight'), false, FULFILLMENT_CANCEL_WAIT_MS);
+    return settleFailure(deps, job, order.store_id, new AttemptFailure('retry', 'waiting for the push in flight'), false, FULFILLMENT_CANCEL_WAIT_MS);
   try {
     const access = await platformFor(deps, order.store_id);
-    if (!access) throw new PlatformError('retry', 'no fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
+    if (!access) throw new AttemptFailure('retry', 'no fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
     // Whatever a push may have created, also by an attempt whose answer was lost.
     const remoteIds = push?.remote_id ? [push.remote_id] : (await access.client.findByRef(order.id)).map((o) => o.id);
     const cancelled: string[] = [];
@@ -173,7 +176,7 @@ async function attemptCancel(deps: WorkerDeps, job: JobRow): Promise<void> {
         cancelled.push(id);
       } catch (error) {
         // Deleted at the platform by hand: nothing left to cancel there.
-        if (!(error instanceof PlatformError && error.kind === 'permanent' && error.status === 404)) throw error;
+        if (!(error instanceof OutboundError && error.kind === 'status' && error.status === 404)) throw error;
       }
     }
     const now = clock.now().toISOString();

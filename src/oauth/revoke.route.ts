@@ -6,6 +6,6 @@ import { clientIdOf } from './token.route.ts';
 
 export const revokeRoute = oauthEndpoint(async (ctx) => {
   const form = await readForm(ctx);
-  await revokeToken({ ...ctx.deps, log: ctx.log }, { clientId: clientIdOf(ctx, form), token: single(form, 'token') });
+  await revokeToken({ ...ctx.deps, log: ctx.log }, { clientId: clientIdOf(ctx, form), token: single(form, 'token'), ip: ctx.ip });
   sendEmpty(ctx, 200, NO_STORE);
 });

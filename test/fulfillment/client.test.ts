@@ -1,13 +1,17 @@
 // The platform client against a real HTTP server on port 0 (docs/fulfillment-platform.md
-// "Transport" and "Errors"): what it sends, and how it classifies every answer for the outbox —
-// `retry` (the platform did not act), `permanent` (the request is wrong), `unknown` (it may have).
+// "Transport" and "Errors"): what it sends, and how the outbox reads every failure (one
+// OutboundError, src/outbox/attempt-failure.ts) — `retry` (the platform did not act), `permanent`
+// (the request is wrong), `unknown` (it may have).
 // Also the worker's backoff, the delay between those retries.
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
-import { PlatformClient, PlatformError, type FailureKind } from '../../src/fulfillment/client.ts';
+import { PlatformClient } from '../../src/fulfillment/client.ts';
+import { OutboundClient } from '../../src/http/outbound/outbound-client.ts';
+import { OutboundError } from '../../src/http/outbound/outbound-error.ts';
+import { classifyFailure, type AttemptFailure, type FailureClass } from '../../src/outbox/attempt-failure.ts';
 import { backoffMs } from '../../src/fulfillment/worker.ts';
 import { platformOrderBody } from '../helpers/platform.ts';
 import { FULFILLMENT_BACKOFF_MAX_MS } from '../../src/limits.ts';
@@ -59,18 +63,22 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 const ORDER = platformOrderBody('0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b');
 
-/** Runs the call, expects a PlatformError of that kind, and returns it. */
-async function failure(call: Promise<unknown>, kind: FailureKind): Promise<PlatformError> {
+const outbound = new OutboundClient();
+after(() => outbound.close());
+
+/** Runs the call, expects an OutboundError the outbox reads as that kind, and returns the reading. */
+async function failure(call: Promise<unknown>, kind: FailureClass): Promise<AttemptFailure> {
   let caught: unknown;
   try {
     await call;
   } catch (error) {
     caught = error;
   }
-  assert.ok(caught instanceof PlatformError, `expected a PlatformError, got ${String(caught)}`);
-  assert.equal(caught.kind, kind, caught.message);
+  assert.ok(caught instanceof OutboundError, `expected an OutboundError, got ${String(caught)}`);
+  const reading = classifyFailure(caught);
+  assert.equal(reading.kind, kind, caught.message);
   assert.ok(!caught.message.includes(TOKEN), 'the token is never part of an error');
-  return caught;
+  return reading;
 }
 
 describe('PlatformClient', () => {
@@ -80,7 +88,7 @@ describe('PlatformClient', () => {
   after(() => platform.stop());
   beforeEach(() => {
     platform.seen.length = 0;
-    client = new PlatformClient({ url: platform.url, token: TOKEN, timeoutMs: 2_000 });
+    client = new PlatformClient({ url: platform.url, token: TOKEN, timeoutMs: 2_000, outbound });
   });
 
   test('create posts the order as JSON with the Bearer token and returns the parsed 201', async () => {
@@ -98,13 +106,13 @@ describe('PlatformClient', () => {
 
   test('a client without a token sends no Authorization header', async () => {
     platform.handler = (_req, res) => json(res, 200, { orders: [] });
-    await new PlatformClient({ url: platform.url, token: undefined, timeoutMs: 2_000 }).findByRef('ref');
+    await new PlatformClient({ url: platform.url, token: undefined, timeoutMs: 2_000, outbound }).findByRef('ref');
     assert.equal(platform.seen[0]!.headers.authorization, undefined);
   });
 
   test('a base URL with a path and trailing slashes keeps the path and adds no double slash', async () => {
     platform.handler = (_req, res) => json(res, 200, { id: 'P-1', external_ref: 'r', status: 'PENDIENTE' });
-    await new PlatformClient({ url: `${platform.url}/api/v2//`, token: TOKEN, timeoutMs: 2_000 }).get('P-1');
+    await new PlatformClient({ url: `${platform.url}/api/v2//`, token: TOKEN, timeoutMs: 2_000, outbound }).get('P-1');
     assert.equal(platform.seen[0]!.url, '/api/v2/orders/P-1');
   });
 
@@ -207,7 +215,7 @@ describe('PlatformClient', () => {
 
   test('a platform that never answers is unknown once the timeout has passed', async () => {
     platform.handler = () => {};
-    const quick = new PlatformClient({ url: platform.url, token: TOKEN, timeoutMs: 200 });
+    const quick = new PlatformClient({ url: platform.url, token: TOKEN, timeoutMs: 200, outbound });
     const started = Date.now();
     const error = await failure(quick.create(ORDER), 'unknown');
     const waited = Date.now() - started;
@@ -222,8 +230,8 @@ describe('PlatformClient without a platform', () => {
     const gone = new TinyPlatform();
     await gone.start();
     await gone.stop();
-    const error = await failure(new PlatformClient({ url: gone.url, token: TOKEN, timeoutMs: 2_000 }).create(ORDER), 'retry');
-    assert.match(error.message, /^POST \/orders: connection failed \(ECONNREFUSED\)$/);
+    const error = await failure(new PlatformClient({ url: gone.url, token: TOKEN, timeoutMs: 2_000, outbound }).create(ORDER), 'retry');
+    assert.match(error.message, /^POST \/orders: connection refused \(ECONNREFUSED\)$/);
   });
 
   test('a connection the platform resets without answering is unknown', async () => {
@@ -231,7 +239,7 @@ describe('PlatformClient without a platform', () => {
     rude.handler = (req) => req.socket.destroy();
     await rude.start();
     try {
-      const error = await failure(new PlatformClient({ url: rude.url, token: TOKEN, timeoutMs: 2_000 }).create(ORDER), 'unknown');
+      const error = await failure(new PlatformClient({ url: rude.url, token: TOKEN, timeoutMs: 2_000, outbound }).create(ORDER), 'unknown');
       assert.match(error.message, /^POST \/orders: connection failed/);
     } finally {
       await rude.stop();

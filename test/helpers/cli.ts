@@ -52,8 +52,8 @@ export interface ServeProcess {
 }
 
 /** The real `codrail serve --port 0` on a database file; resolves once it prints its base URL. */
-export function spawnServe(db: string, args: string[] = [], timeoutMs = 30_000): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', '0', ...args], { env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnServe(db: string, args: string[] = [], timeoutMs = 30_000, env: Record<string, string> = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', '0', ...args], { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

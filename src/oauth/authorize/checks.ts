@@ -7,7 +7,7 @@ import { OAUTH_STATE_MAX } from '../../limits.ts';
 import { validChallenge } from '../../domain/oauth/pkce.ts';
 import { redirectMatches } from '../../domain/oauth/redirect-uris.ts';
 import { requestedScopes, type Scope } from '../../domain/oauth/scopes.ts';
-import { clientRedirects, findLiveClient, type ClientRow } from '../../use-cases/oauth/clients.use-case.ts';
+import { clientRedirects, findLiveClient, type ClientDeps, type ClientRow } from '../../use-cases/oauth/clients.use-case.ts';
 import { checkResource } from '../../use-cases/oauth/resource.ts';
 
 export interface AuthorizationRequest {
@@ -32,9 +32,9 @@ function checkDuplicates(params: URLSearchParams): string | undefined {
 }
 
 /** RFC 6749 §4.1.1: a registered, live client. */
-async function checkClient(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, params: URLSearchParams) {
+async function checkClient(deps: ClientDeps, params: URLSearchParams, ip: string | null) {
   if (params.getAll('client_id').length !== 1) return undefined;
-  return findLiveClient(deps, params.get('client_id') ?? undefined);
+  return findLiveClient(deps, params.get('client_id') ?? undefined, ip);
 }
 
 /** RFC 9700 §2.1 / RFC 8252 §7.3: exact match, loopback on any port; absent only with one registered URI. */
@@ -77,8 +77,8 @@ function checkState(params: URLSearchParams): boolean {
   return state === null || state.length <= OAUTH_STATE_MAX;
 }
 
-export async function checkAuthorizationRequest(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, params: URLSearchParams): Promise<CheckedRequest> {
-  const client = await checkClient(deps, params);
+export async function checkAuthorizationRequest(deps: ClientDeps, params: URLSearchParams, ip: string | null = null): Promise<CheckedRequest> {
+  const client = await checkClient(deps, params, ip);
   if (!client) return { kind: 'page', message: 'unknown_client' };
   const redirectUri = checkRedirectUri(client, params);
   if (!redirectUri) return { kind: 'page', message: 'bad_redirect_uri' };

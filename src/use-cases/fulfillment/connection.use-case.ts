@@ -7,7 +7,9 @@ import type { Deps } from '../../app.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { findConnection, retryFailedPushesOfStore, upsertConnection } from '../../db/queries/fulfillment.queries.ts';
 import { updateProduct } from '../../db/queries/products.queries.ts';
-import { PlatformError, type PlatformClient } from '../../fulfillment/client.ts';
+import type { PlatformClient } from '../../fulfillment/client.ts';
+import { OutboundError } from '../../http/outbound/outbound-error.ts';
+import { AttemptFailure } from '../../outbox/attempt-failure.ts';
 import { clientWith, connectionContext, platformFor } from '../../fulfillment/connections.ts';
 import { AppError, fieldError, fulfillmentError } from '../../errors.ts';
 import type { Caller } from '../caller.ts';
@@ -26,15 +28,16 @@ import type {
 } from './fulfillment.schemas.ts';
 
 type Out<S extends v.GenericSchema> = v.InferOutput<S>;
-type ConnDeps = Pick<Deps, 'db' | 'config' | 'secrets'>;
+type ConnDeps = Pick<Deps, 'db' | 'config' | 'secrets' | 'outbound'>;
 
 export const notConnected = () =>
   new AppError('fulfillment_not_connected', 'No fulfillment platform is configured on this server (CODRAIL_FULFILLMENT_URL)', [{ field: 'store_id', message: 'no platform configured' }]);
 
 /** A platform failure on a caller's behalf: its message, retryable unless the request itself was wrong. */
 export const platformFailure = (error: unknown, field?: string): AppError => {
-  if (!(error instanceof PlatformError)) throw error;
-  return fulfillmentError(`The fulfillment platform failed: ${error.message}`, error.kind !== 'permanent', field);
+  if (error instanceof OutboundError) return fulfillmentError(`The fulfillment platform failed: ${error.message}`, error.retryable, field);
+  if (error instanceof AttemptFailure) return fulfillmentError(`The fulfillment platform failed: ${error.message}`, error.kind !== 'permanent', field);
+  throw error;
 };
 
 async function access(deps: ConnDeps, storeId: string): Promise<PlatformClient> {
@@ -73,9 +76,9 @@ export async function setFulfillmentCredentials(deps: ConnDeps & Pick<Deps, 'clo
   if (!deps.config.fulfillmentUrl) throw notConnected();
   let account;
   try {
-    account = await clientWith(deps.config, input.api_token).account();
+    account = await clientWith(deps, input.api_token).account();
   } catch (error) {
-    if (error instanceof PlatformError && (error.status === 401 || error.status === 403)) throw fieldError('api_token', `the platform refused this token (HTTP ${error.status}); nothing was saved`);
+    if (error instanceof OutboundError && (error.status === 401 || error.status === 403)) throw fieldError('api_token', `the platform refused this token (HTTP ${error.status}); nothing was saved`);
     throw platformFailure(error, 'api_token');
   }
   if (input.account_id !== undefined && input.account_id !== account.id)
@@ -116,7 +119,7 @@ export async function testFulfillmentConnection(deps: ConnDeps & Pick<Deps, 'clo
     return { ...result, ok: true, account, latency_ms: Math.round(performance.now() - started) };
   } catch (error) {
     if (error instanceof AppError && error.code === 'fulfillment_not_connected') throw error;
-    const message = error instanceof AppError || error instanceof PlatformError ? error.message : String(error);
+    const message = error instanceof AppError || error instanceof OutboundError || error instanceof AttemptFailure ? error.message : String(error);
     return { ...result, ok: false, error: message, latency_ms: Math.round(performance.now() - started) };
   }
 }
@@ -149,7 +152,7 @@ export async function linkProductToFulfillment(deps: ConnDeps & Pick<Deps, 'cloc
   try {
     remote = await (await access(deps, store.id)).product(input.fulfillment_product_id);
   } catch (error) {
-    if (error instanceof PlatformError && error.status === 404) throw fieldError('fulfillment_product_id', `the platform has no product ${input.fulfillment_product_id} (see list_fulfillment_products)`);
+    if (error instanceof OutboundError && error.kind === 'status' && error.status === 404) throw fieldError('fulfillment_product_id', `the platform has no product ${input.fulfillment_product_id} (see list_fulfillment_products)`);
     throw error instanceof AppError ? error : platformFailure(error, 'fulfillment_product_id');
   }
   const variants = remote.variants ?? [];

@@ -6,7 +6,9 @@ import type { FulfillmentJobState } from '../../db/tables/index.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { countJobsByState, listJobs, pushBacklog, pushedOpenOrders, requeueJobs } from '../../db/queries/fulfillment.queries.ts';
 import { findOrder, insertEvent } from '../../db/queries/orders.queries.ts';
-import { PlatformError, type PlatformClient } from '../../fulfillment/client.ts';
+import type { PlatformClient } from '../../fulfillment/client.ts';
+import { OutboundError } from '../../http/outbound/outbound-error.ts';
+import { AttemptFailure } from '../../outbox/attempt-failure.ts';
 import { platformFor } from '../../fulfillment/connections.ts';
 import { buyerNotifier } from '../whatsapp/buyer-messages.ts';
 import { applyStatusReport } from '../../fulfillment/apply-status.ts';
@@ -67,7 +69,7 @@ export async function replayPushes(deps: Pick<Deps, 'db' | 'clock'>, target: { o
 }
 
 /** Pulls each pushed, unfinished order's status from the platform and applies it. */
-export async function syncStatuses(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'secrets' | 'nudge'>, pageSize = LIST_MAX_LIMIT) {
+export async function syncStatuses(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'secrets' | 'nudge' | 'outbound'>, pageSize = LIST_MAX_LIMIT) {
   const { config } = deps;
   if (!config.fulfillmentUrl) throw new AppError('conflict', 'No fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
   // Each store reads with the credentials that pushed its orders.
@@ -94,7 +96,7 @@ export async function syncStatuses(deps: Pick<Deps, 'db' | 'clock' | 'config' | 
         const outcome = await writeTransaction(deps.db, (tx) => applyStatusReport(tx, order.id, remote.status, { via: 'sync', actor: 'sync', remoteId: remote.id, tracking: remote.tracking_number }, now, notify));
         if (outcome?.moved || remote.status !== order.fulfillment_status) changed++;
       } catch (error) {
-        errors.push({ order_id: order.id, error: error instanceof PlatformError ? error.message : String(error) });
+        errors.push({ order_id: order.id, error: error instanceof OutboundError || error instanceof AttemptFailure ? error.message : String(error) });
       }
     }
   }

@@ -9,7 +9,7 @@ import { writeTransaction } from '../../db/transaction.ts';
 import { claimJob, confirmedUnpushed, findJob, pushedOpenOrdersOfStore, requeueJob, type JobRow } from '../../db/queries/fulfillment.queries.ts';
 import { findJobByOrder, findOrder, insertEvent } from '../../db/queries/orders.queries.ts';
 import { applyStatusReport } from '../../fulfillment/apply-status.ts';
-import { PlatformError } from '../../fulfillment/client.ts';
+import { OutboundError } from '../../http/outbound/outbound-error.ts';
 import { platformFor } from '../../fulfillment/connections.ts';
 import { attemptJob, leaseMs } from '../../fulfillment/worker.ts';
 import { fulfillmentError, invalidState } from '../../errors.ts';
@@ -23,7 +23,7 @@ import { notConnected, platformFailure } from './connection.use-case.ts';
 import type { PushConfirmedOrdersInput, PushOrderInput, PushResult, SyncFulfillmentStatusInput, SyncResult } from './fulfillment.schemas.ts';
 
 type Out<S extends v.GenericSchema> = v.InferOutput<S>;
-type PushDeps = Pick<Deps, 'db' | 'config' | 'clock' | 'log' | 'secrets' | 'nudge'>;
+type PushDeps = Pick<Deps, 'db' | 'config' | 'clock' | 'log' | 'secrets' | 'nudge' | 'outbound'>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -144,7 +144,7 @@ export async function syncFulfillmentStatus(deps: PushDeps, caller: Caller, inpu
       const order = (await findOrder(deps.db, row.id))!;
       orders.push({ order_id: row.id, order_number: row.order_number, status: order.status, platform_status: order.fulfillment_status, tracking_number: order.tracking_number, error: null });
     } catch (error) {
-      if (!(error instanceof PlatformError)) throw error;
+      if (!(error instanceof OutboundError)) throw error;
       orders.push({ order_id: row.id, order_number: row.order_number, status: row.status, platform_status: row.fulfillment_status, tracking_number: null, error: error.message });
     }
   }

@@ -20,23 +20,38 @@ import { redirectAllowed, validAllowlistEntry } from '../../domain/oauth/redirec
 import { OAUTH_CLIENT_ID_CHARS, OAUTH_CLIENT_ID_MAX, OAUTH_CLIENT_NAME_MAX, OAUTH_MAX_REDIRECT_URIS } from '../../limits.ts';
 import { isMetadataDocumentId, metadataDocumentClient } from './client-metadata.use-case.ts';
 import { hitBucket } from '../../db/queries/rate-limits.queries.ts';
+import { revokeClientKeys } from '../../db/queries/keys.queries.ts';
+import { cleanText } from '../text-input.ts';
+import { parseWith } from '../validate.ts';
 
 export const CLIENT_ID_PREFIX = 'mcp_';
 const SUPPORTED_GRANTS = ['authorization_code', 'refresh_token'] as const;
 
 const invalidMetadata = (description: string) => new AppError('invalid_client_metadata', description);
 
-/** Registration metadata we read; every other field is ignored (RFC 7591 §2). */
+/**
+ * Registration metadata we read; every other field is ignored (RFC 7591 §2). What is stored is
+ * free text anyone can set, so it follows the one text rule (issue 19 §3): a control character is
+ * invalid_client_metadata (§3.2.2), a bidi control is dropped.
+ */
 const RegistrationSchema = v.looseObject({
   redirect_uris: v.pipe(v.array(v.string()), v.minLength(1), v.maxLength(OAUTH_MAX_REDIRECT_URIS)),
-  client_name: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(OAUTH_CLIENT_NAME_MAX))),
+  client_name: v.optional(v.pipe(cleanText('client_name', true), v.maxLength(OAUTH_CLIENT_NAME_MAX, `client_name must be at most ${OAUTH_CLIENT_NAME_MAX} characters`))),
   grant_types: v.optional(v.array(v.string())),
   response_types: v.optional(v.array(v.string())),
   token_endpoint_auth_method: v.optional(v.string()),
-  client_uri: v.optional(v.string()),
-  software_id: v.optional(v.string()),
-  software_version: v.optional(v.string()),
+  client_uri: v.optional(cleanText('client_uri', true)),
+  software_id: v.optional(cleanText('software_id', true)),
+  software_version: v.optional(cleanText('software_version', true)),
 });
+
+/** RFC 7591 §3.2.2 error_description: the field, and what is wrong with it when we wrote the message. */
+function metadataProblem(issue: v.BaseIssue<unknown>): string {
+  const field = v.getDotPath(issue) ?? 'body';
+  return `Invalid client metadata: ${issue.message.startsWith(`${field} `) ? issue.message : field}`;
+}
+
+const RedirectLabel = v.object({ label: v.optional(cleanText('label', true)) });
 
 export interface RegisteredClient {
   client_id: string;
@@ -61,7 +76,7 @@ export async function registerClient(deps: Pick<Deps, 'db' | 'clock'>, raw: unkn
   if (!Array.isArray(uris) || uris.length === 0 || uris.some((u) => typeof u !== 'string'))
     throw new AppError('invalid_redirect_uri', 'redirect_uris must be a non-empty array of strings');
   const parsed = v.safeParse(RegistrationSchema, raw);
-  if (!parsed.success) throw invalidMetadata(`Invalid client metadata: ${v.getDotPath(parsed.issues[0]) ?? 'body'}`);
+  if (!parsed.success) throw invalidMetadata(metadataProblem(parsed.issues[0]));
   const input = parsed.output;
   const allowlist = (await listRedirects(deps.db)).map((r) => r.uri);
   const kept = [...new Set(input.redirect_uris.filter((u) => redirectAllowed(u, allowlist)))];
@@ -98,13 +113,16 @@ export async function registerClient(deps: Pick<Deps, 'db' | 'clock'>, raw: unkn
 
 export type ClientRow = NonNullable<Awaited<ReturnType<typeof findClient>>>;
 
+/** What finding a client needs: a metadata-document client is fetched through the guarded outbound path. */
+export type ClientDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'outbound' | 'clientDocuments'>;
+
 /**
  * A live client, or undefined for unknown and revoked ones (they look the same to callers). A
  * client_id that is an https URL is a Client ID Metadata Document, read through its URL.
  */
-export async function findLiveClient(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, clientId: string | undefined): Promise<ClientRow | undefined> {
+export async function findLiveClient(deps: ClientDeps, clientId: string | undefined, ip: string | null = null): Promise<ClientRow | undefined> {
   if (!clientId || clientId.length > OAUTH_CLIENT_ID_MAX) return undefined;
-  if (isMetadataDocumentId(clientId, deps.config.oauthCimdAllowPrivate)) return metadataDocumentClient(deps, clientId);
+  if (isMetadataDocumentId(clientId, deps.config.oauthCimdAllowPrivate)) return metadataDocumentClient(deps, clientId, ip);
   if (clientId.length > 100) return undefined;
   const client = await findClient(deps.db, clientId);
   return client && client.revoked_at === null ? client : undefined;
@@ -126,7 +144,7 @@ function clientView(c: ClientRow) {
 
 export const listOAuthClients = async (deps: Pick<Deps, 'db'>) => (await listClients(deps.db)).map(clientView);
 
-/** Revokes the client and every token family it holds, in one transaction. */
+/** Revokes the client, every token family it holds and every API key made through them, in one transaction. */
 export async function revokeOAuthClient(deps: Pick<Deps, 'db' | 'clock'>, clientId: string) {
   const client = await findClient(deps.db, clientId);
   if (!client) throw notFound('OAuth client');
@@ -134,6 +152,7 @@ export async function revokeOAuthClient(deps: Pick<Deps, 'db' | 'clock'>, client
   await writeTransaction(deps.db, async (tx) => {
     await revokeClientRow(tx, clientId, now);
     await revokeClientFamilies(tx, clientId, now, 'client_revoked');
+    await revokeClientKeys(tx, clientId, now);
   });
   return clientView((await findClient(deps.db, clientId))!);
 }
@@ -144,7 +163,8 @@ export const listRedirectAllowlist = async (deps: Pick<Deps, 'db'>) =>
 export async function addRedirect(deps: Pick<Deps, 'db' | 'clock'>, uri: string, label?: string) {
   const problem = validAllowlistEntry(uri);
   if (problem) throw fieldError('uri', `The redirect URI is refused: ${problem}`);
-  await insertRedirect(deps.db, { uri, label: label ?? null, created_at: deps.clock.now().toISOString() });
+  const clean = parseWith(RedirectLabel, { label }).label;
+  await insertRedirect(deps.db, { uri, label: clean ?? null, created_at: deps.clock.now().toISOString() });
   return listRedirectAllowlist(deps);
 }
 

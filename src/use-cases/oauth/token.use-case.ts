@@ -11,7 +11,6 @@ import {
   findRefreshToken,
   insertFamily,
   insertRefreshToken,
-  revokeFamilyRow,
   rotateRefreshToken,
   setCodeFamily,
   touchFamily,
@@ -20,9 +19,10 @@ import { hashKey, randomBase62 } from '../../domain/keys.ts';
 import { verifierMatches } from '../../domain/oauth/pkce.ts';
 import { joinScopes, splitScope } from '../../domain/oauth/scopes.ts';
 import { OAUTH_REFRESH_ABSOLUTE_S, OAUTH_REFRESH_IDLE_S, OAUTH_SECRET_CHARS } from '../../limits.ts';
-import { findLiveClient, type ClientRow } from './clients.use-case.ts';
+import { findLiveClient, type ClientDeps, type ClientRow } from './clients.use-case.ts';
 import { issueAccessToken, type Signer } from './access-tokens.ts';
 import { checkResource } from './resource.ts';
+import { revokeFamily } from './grants.use-case.ts';
 import { findUserStanding } from '../../db/queries/accounts.queries.ts';
 
 export const REFRESH_TOKEN_PREFIX = 'svc_refresh_';
@@ -36,13 +36,13 @@ export interface TokenResponse {
   scope: string;
 }
 
-type TokenDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'signingKeys' | 'log'>;
+type TokenDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'signingKeys' | 'log' | 'outbound' | 'clientDocuments'>;
 
 const invalidGrant = () => oauthError('invalid_grant');
 
 /** Public clients authenticate by client_id alone; unknown or revoked → 401 invalid_client (clients re-register on it). */
-export async function authenticateClient(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, clientId: string | undefined): Promise<ClientRow> {
-  const client = await findLiveClient(deps, clientId);
+export async function authenticateClient(deps: ClientDeps, clientId: string | undefined, ip: string | null = null): Promise<ClientRow> {
+  const client = await findLiveClient(deps, clientId, ip);
   if (!client) throw new AppError('invalid_client', 'Client authentication failed');
   return client;
 }
@@ -63,6 +63,8 @@ async function mintTokens(deps: TokenDeps, tx: Tx, signer: Signer, grant: { fami
 
 export interface CodeExchange {
   clientId: string | undefined;
+  /** The requester's address: a metadata-document client is fetched under its per-address limit. */
+  ip?: string | null;
   code: string | undefined;
   codeVerifier: string | undefined;
   redirectUri: string | undefined;
@@ -70,16 +72,16 @@ export interface CodeExchange {
 }
 
 export async function exchangeCode(deps: TokenDeps, input: CodeExchange): Promise<TokenResponse> {
-  const client = await authenticateClient(deps, input.clientId);
+  const client = await authenticateClient(deps, input.clientId, input.ip ?? null);
   if (!input.code || !input.codeVerifier || !input.redirectUri) throw new AppError('invalid_request', 'code, code_verifier and redirect_uri are required');
   const hash = hashKey(input.code);
   const signer = await deps.signingKeys.current();
   const now = deps.clock.now().toISOString();
   const outcome = await writeTransaction(deps.db, async (tx): Promise<{ tokens?: TokenResponse; error?: AppError }> => {
     if (!(await consumeCode(tx, hash, now))) {
-      // RFC 9700 §2.1 / OAuth 2.1 §4.1.2: a replayed code revokes what was issued from it.
+      // RFC 9700 §2.1 / OAuth 2.1 §4.1.2: a replayed code revokes what was issued from it, keys included.
       const previous = await findCode(tx, hash);
-      if (previous?.family_id && previous.used_at !== null) await revokeFamilyRow(tx, previous.family_id, now, 'code_replayed');
+      if (previous?.family_id && previous.used_at !== null) await revokeFamily(tx, previous.family_id, now, 'code_replayed');
       return { error: invalidGrant() };
     }
     const code = (await findCode(tx, hash))!;
@@ -114,13 +116,14 @@ export async function exchangeCode(deps: TokenDeps, input: CodeExchange): Promis
 
 export interface RefreshExchange {
   clientId: string | undefined;
+  ip?: string | null;
   refreshToken: string | undefined;
   scope: string | undefined;
   resource: string | undefined;
 }
 
 export async function refreshTokens(deps: TokenDeps, input: RefreshExchange): Promise<TokenResponse> {
-  const client = await authenticateClient(deps, input.clientId);
+  const client = await authenticateClient(deps, input.clientId, input.ip ?? null);
   if (!input.refreshToken) throw new AppError('invalid_request', 'refresh_token is required');
   const hash = hashKey(input.refreshToken);
   const signer = await deps.signingKeys.current();
@@ -129,8 +132,8 @@ export async function refreshTokens(deps: TokenDeps, input: RefreshExchange): Pr
     const rt = await findRefreshToken(tx, hash);
     if (!rt || rt.client_id !== client.id) return { error: invalidGrant() };
     if (rt.rotated_at !== null) {
-      // Seed §5 rule 4, RFC 9700 §4.14.2: reuse of a rotated refresh token kills the family.
-      await revokeFamilyRow(tx, rt.family_id, now, 'refresh_token_reused');
+      // Seed §5 rule 4, RFC 9700 §4.14.2: reuse of a rotated refresh token kills the family (and its keys).
+      await revokeFamily(tx, rt.family_id, now, 'refresh_token_reused');
       deps.log.warn({ clientId: client.id, familyId: rt.family_id }, 'rotated refresh token presented again: family revoked');
       return { error: invalidGrant() };
     }
