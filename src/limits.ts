@@ -107,6 +107,8 @@ export const DEFAULT_FULFILLMENT_TIMEOUT_MS = 10_000;
 export const DEFAULT_FULFILLMENT_CONCURRENCY = 4;
 /** A push keeps trying for this long (issue 13): any platform outage shorter than 3 days heals by itself. */
 export const DEFAULT_FULFILLMENT_GIVE_UP_AFTER_MS = 72 * 3_600_000;
+/** The largest platform answer read (a catalog page of 100 products is far below). */
+export const PLATFORM_ANSWER_MAX_BYTES = 2 * 1024 * 1024;
 /** Backoff: base × 2^(attempt-1), capped, with full jitter; Retry-After wins when longer. */
 export const FULFILLMENT_BACKOFF_BASE_MS = 1_000;
 export const FULFILLMENT_BACKOFF_MAX_MS = 10 * 60_000;
@@ -141,9 +143,17 @@ export const OAUTH_REGISTER_PER_HOUR = 20;
 export const OAUTH_REGISTER_MAX_BYTES = 16 * 1024;
 export const OAUTH_MAX_REDIRECT_URIS = 10;
 export const OAUTH_CLIENT_NAME_MAX = 200;
-/** Sign-in attempts per client IP per 15 minutes, and per email. */
+/** Sign-in attempts per client IP per 15 minutes. */
 export const OAUTH_SIGNIN_PER_WINDOW = 20;
 export const OAUTH_SIGNIN_WINDOW_MS = 15 * 60_000;
+/**
+ * Wrong passwords for one email from one client address (issue 19 §7): the first few cost nothing,
+ * then each further one doubles the wait before that address may try that email again, capped at
+ * the window; a run of failures is forgotten a window after its last one, or by a sign-in.
+ */
+export const OAUTH_SIGNIN_FREE_FAILURES = 5;
+export const OAUTH_SIGNIN_FIRST_WAIT_MS = 1_000;
+export const OAUTH_SIGNIN_MAX_WAIT_MS = OAUTH_SIGNIN_WINDOW_MS;
 /** Form bodies of the authorize, token and revoke endpoints. */
 export const OAUTH_FORM_MAX_BYTES = 16 * 1024;
 /** `state` is echoed verbatim up to this length (OAUTH.md T37). */
@@ -199,6 +209,8 @@ export const LANDING_FORM_MAX_BYTES = 16 * 1024;
 export const WHATSAPP_CONCURRENCY = 4;
 export const WHATSAPP_POLL_MS = 250;
 export const WHATSAPP_TIMEOUT_MS = 10_000;
+/** The largest Cloud API answer read (a send answers a few hundred bytes; a phone-number list a few KB). */
+export const WHATSAPP_ANSWER_MAX_BYTES = 256 * 1024;
 export const WHATSAPP_MAX_ATTEMPTS = 8;
 export const WHATSAPP_BACKOFF_BASE_MS = 1_000;
 export const WHATSAPP_BACKOFF_MAX_MS = 5 * 60_000;
@@ -213,5 +225,14 @@ export const MAX_JSON_DEPTH = 32;
 export const OAUTH_CIMD_CACHE_MS = 5 * 60_000;
 export const OAUTH_CIMD_TIMEOUT_MS = 5_000;
 export const OAUTH_CIMD_MAX_BYTES = 16 * 1024;
+/** Documents fetched at once by one server; a request beyond it is answered as an unknown client, unfetched (issue 19 §1). */
+export const OAUTH_CIMD_MAX_CONCURRENT = 4;
+/** Document fetches one client address may cause per window (a cached document costs none). */
+export const OAUTH_CIMD_FETCHES_PER_IP = 10;
+export const OAUTH_CIMD_FETCH_WINDOW_MS = 60_000;
+/** A document URL that failed (unreachable, too large, invalid) is not fetched again for this long. */
+export const OAUTH_CIMD_FAILURE_CACHE_MS = 60_000;
+/** Failed URLs remembered at most (the oldest are forgotten first). */
+export const OAUTH_CIMD_FAILURES_REMEMBERED = 1_000;
 /** Longest client_id read (a metadata document URL). */
 export const OAUTH_CLIENT_ID_MAX = 2_000;

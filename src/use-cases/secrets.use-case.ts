@@ -7,6 +7,8 @@ import { allConnections, resealConnection } from '../db/queries/fulfillment.quer
 import { connectionContext } from '../fulfillment/connections.ts';
 import { allSigningKeySecrets, sealSigningKey } from '../db/queries/oauth.queries.ts';
 import { signingKeyContext } from './oauth/signing-keys.ts';
+import { allWhatsappTokens, resealWhatsappToken } from '../db/queries/whatsapp.queries.ts';
+import { whatsappTokenContext } from '../whatsapp/senders.ts';
 
 export async function rotateSecrets(deps: Pick<Deps, 'db' | 'secrets'>) {
   const box = deps.secrets.box();
@@ -24,6 +26,20 @@ export async function rotateSecrets(deps: Pick<Deps, 'db' | 'secrets'>) {
       resealed++;
     } catch (error) {
       failed.push({ store_id: row.store_id, error: (error as Error).message });
+    }
+  }
+  // Stores' own WhatsApp Cloud API tokens (issue 19 §4).
+  for (const row of await allWhatsappTokens(deps.db)) {
+    if (!box.isStale(row.token_sealed!)) {
+      current++;
+      continue;
+    }
+    try {
+      const context = whatsappTokenContext(row.store_id);
+      await resealWhatsappToken(deps.db, row.store_id, box.seal(box.open(row.token_sealed!, context), context));
+      resealed++;
+    } catch (error) {
+      failed.push({ store_id: `${row.store_id} (WhatsApp token)`, error: (error as Error).message });
     }
   }
   // The OAuth signing keys' private halves (issue 13 §4), sealed in clear rows by older releases too.

@@ -3,6 +3,8 @@
 // accepted message at `GET /_sim/messages` as `{id, to, type, text?, template?, status}`, and reports
 // statuses to a webhook signed like Meta's (`X-Hub-Signature-256`). Like the real API it has no
 // idempotency: a message sent twice arrives twice. Failure injection answers 500 without accepting.
+// Business accounts (issue 19 §4) have their own tokens and numbers: a business's token sends only
+// from its numbers and lists them at `GET [/vXX.X]/{waba-id}/phone_numbers`, as Meta's does.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,8 +13,10 @@ import { signHubWebhook } from '../domain/webhook-signature.ts';
 export interface WhatsappSimOptions {
   port?: number;
   host?: string;
-  /** The only bearer token accepted; any (or none) when unset. */
+  /** The server-wide bearer token (a system user with access to every number); any (or none) when unset. */
   token?: string;
+  /** Business accounts with their own token: that token sends only from, and lists, its numbers. */
+  businesses?: readonly SimBusiness[];
   failRate?: number;
   latencyMs?: number;
   webhookUrl?: string;
@@ -21,6 +25,12 @@ export interface WhatsappSimOptions {
   autoStatuses?: boolean;
   random?: () => number;
   log?: (line: string) => void;
+}
+
+export interface SimBusiness {
+  id: string;
+  token: string;
+  numbers: readonly string[];
 }
 
 export type SimMessageStatus = 'accepted' | 'sent' | 'delivered' | 'read' | 'failed';
@@ -33,6 +43,8 @@ export interface SimMessage {
   text?: string;
   template?: { name: string; language: string; parameters: string[] };
   status: SimMessageStatus;
+  /** Whose token sent it: a business account's id, or `server` (the server-wide or any token). */
+  sent_as: string;
   created_at: string;
 }
 
@@ -53,7 +65,7 @@ const MAX_BODY_BYTES = 256 * 1024;
 type Answer = { status: number; body: unknown };
 const graphError = (status: number, message: string, code = 100): Answer => ({ status, body: { error: { message, type: 'OAuthException', code } } });
 
-function parseMessage(body: unknown, phoneNumberId: string): Omit<SimMessage, 'id' | 'status' | 'created_at'> | string {
+function parseMessage(body: unknown, phoneNumberId: string): Omit<SimMessage, 'id' | 'status' | 'created_at' | 'sent_as'> | string {
   if (typeof body !== 'object' || body === null) return 'body must be a JSON object';
   const b = body as Record<string, unknown>;
   if (b.messaging_product !== 'whatsapp') return 'messaging_product must be "whatsapp"';
@@ -82,6 +94,7 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
   const latencyMs = Math.max(0, options.latencyMs ?? 0);
   const auto = options.autoStatuses ?? true;
   const messages = new Map<string, SimMessage>();
+  const businesses = options.businesses ?? [];
   const closing = new AbortController();
   const pending = new Set<Promise<void>>();
   let sequence = 0;
@@ -148,16 +161,30 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
     void work.finally(() => pending.delete(work));
   }
 
-  function accept(phoneNumberId: string, body: unknown): Answer {
+  function accept(phoneNumberId: string, body: unknown, sentAs: string): Answer {
     const parsed = parseMessage(body, phoneNumberId);
     if (typeof parsed === 'string') return graphError(400, `(#100) ${parsed}`);
     // Unique across restarts like the Cloud API's ids: codrail matches status webhooks by them.
     const id = `wamid.SIM${String(++sequence).padStart(6, '0')}${randomBytes(8).toString('hex').toUpperCase()}`;
-    const message: SimMessage = { id, ...parsed, status: 'accepted', created_at: new Date().toISOString() };
+    const message: SimMessage = { id, ...parsed, status: 'accepted', sent_as: sentAs, created_at: new Date().toISOString() };
     messages.set(id, message);
     log(`accept ${id} → ${message.to} (${message.type})`);
     if (auto && options.webhookUrl) track((async () => (await report(id, 'sent'), await report(id, 'delivered')))());
     return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: parsed.to, wa_id: parsed.to }], messages: [{ id }] } };
+  }
+
+  /** Meta's answer to an object the token may not see: it does not say whether it exists. */
+  const noSuchObject = (id: string, verb: 'get' | 'post') =>
+    graphError(400, `Unsupported ${verb} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 100);
+
+  function listNumbers(wabaId: string, authorization: string | undefined): Answer {
+    const bearer = authorization?.replace(/^Bearer /, '');
+    const business = businesses.find((b) => b.id === wabaId);
+    const known = businesses.some((b) => b.token === bearer) || (options.token !== undefined && bearer === options.token);
+    if (!known && (options.token !== undefined || businesses.length > 0)) return graphError(401, 'Invalid OAuth access token.', 190);
+    if (!business || (bearer !== business.token && bearer !== options.token)) return noSuchObject(wabaId, 'get');
+    const data = business.numbers.map((id, i) => ({ id, display_phone_number: `+57 300 000 ${String(1000 + i)}`, verified_name: `Business ${business.id}`, quality_rating: 'GREEN' }));
+    return { status: 200, body: { data, paging: { cursors: { before: 'QVFI', after: 'QVFI' } } } };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -178,6 +205,7 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
     }
     let answer: Answer;
     const send = /^(?:\/v\d+(?:\.\d+)?)?\/([^/]+)\/messages$/.exec(url.pathname);
+    const numbersOf = /^(?:\/v\d+(?:\.\d+)?)?\/([^/]+)\/phone_numbers$/.exec(url.pathname);
     const status = /^\/_sim\/messages\/([^/]+)\/status$/.exec(url.pathname);
     if (url.pathname === '/_sim/messages' && req.method === 'GET') answer = { status: 200, body: [...messages.values()] };
     else if (status && req.method === 'POST') {
@@ -189,11 +217,17 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
         await report(id, to as (typeof STATUSES)[number]);
         answer = { status: 200, body: messages.get(id) };
       }
+    } else if (numbersOf && req.method === 'GET') {
+      answer = listNumbers(decodeURIComponent(numbersOf[1]!), req.headers.authorization);
     } else if (send && req.method === 'POST') {
-      if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}`) answer = graphError(401, 'Invalid OAuth access token.', 190);
+      const phoneNumberId = decodeURIComponent(send[1]!);
+      const bearer = req.headers.authorization?.replace(/^Bearer /, '');
+      const business = businesses.find((b) => b.token === bearer);
+      if (!business && options.token !== undefined && bearer !== options.token) answer = graphError(401, 'Invalid OAuth access token.', 190);
+      else if (business && !business.numbers.includes(phoneNumberId)) answer = noSuchObject(phoneNumberId, 'post');
       else if (typeof body === 'symbol') answer = graphError(400, '(#100) body is not valid JSON');
       else if (failRate > 0 && random() < failRate) answer = graphError(500, 'An unexpected error has occurred. Please retry your request later. (injected)', 2);
-      else answer = accept(decodeURIComponent(send[1]!), body);
+      else answer = accept(phoneNumberId, body, business?.id ?? 'server');
       if (latencyMs > 0) await pause(latencyMs);
     } else answer = { status: 404, body: { error: 'not found' } };
     if (res.destroyed) return;

@@ -13,13 +13,20 @@ import { TEMPLATE_LANGUAGE } from '../domain/whatsapp-template.ts';
 import { newId } from '../ids.ts';
 import { WHATSAPP_BACKOFF_BASE_MS, WHATSAPP_BACKOFF_MAX_MS, WHATSAPP_CONCURRENCY, WHATSAPP_MAX_ATTEMPTS, WHATSAPP_POLL_MS, WHATSAPP_TIMEOUT_MS } from '../limits.ts';
 import { OutboxLoop, backoffMs } from '../outbox/outbox-loop.ts';
-import { CloudApiClient, CloudApiError, type OutgoingMessage } from './cloud-api.ts';
+import { CloudApiClient, type OutgoingMessage } from './cloud-api.ts';
+import type { OutboundClient } from '../http/outbound/outbound-client.ts';
+import { classifyFailure } from '../outbox/attempt-failure.ts';
+import type { SecretKeys } from '../secret-keys.ts';
+import { findStore } from '../db/queries/stores.queries.ts';
+import { senderOf } from './senders.ts';
 
 export interface WhatsappWorkerDeps {
   config: Config;
   db: Db;
   log: Logger;
   clock: Clock;
+  outbound: OutboundClient;
+  secrets: SecretKeys;
 }
 
 export class WhatsappWorker {
@@ -30,7 +37,7 @@ export class WhatsappWorker {
   constructor(deps: WhatsappWorkerDeps) {
     if (!deps.config.whatsappUrl) throw new Error('No WhatsApp Cloud API URL configured');
     this.#deps = deps;
-    this.#client = new CloudApiClient({ url: deps.config.whatsappUrl, token: deps.config.whatsappToken, timeoutMs: WHATSAPP_TIMEOUT_MS });
+    this.#client = new CloudApiClient({ url: deps.config.whatsappUrl, token: deps.config.whatsappToken, timeoutMs: WHATSAPP_TIMEOUT_MS, outbound: deps.outbound });
     this.#loop = new OutboxLoop<MessageRow>({
       name: 'whatsapp',
       concurrency: WHATSAPP_CONCURRENCY,
@@ -42,6 +49,11 @@ export class WhatsappWorker {
       },
       attempt: (m) => this.#send(m),
     });
+  }
+
+  /** A client for a store's own token (the server's client carries CODRAIL_WHATSAPP_TOKEN). */
+  #clientWith(token: string | undefined): CloudApiClient {
+    return new CloudApiClient({ url: this.#deps.config.whatsappUrl!, token, timeoutMs: WHATSAPP_TIMEOUT_MS, outbound: this.#deps.outbound });
   }
 
   start(): void {
@@ -62,23 +74,28 @@ export class WhatsappWorker {
 
   async #send(m: MessageRow): Promise<void> {
     const { db, log, clock } = this.#deps;
-    const settings = await findWhatsappSettings(db, m.store_id);
+    const [settings, store] = await Promise.all([findWhatsappSettings(db, m.store_id), findStore(db, m.store_id)]);
     const now = () => clock.now().toISOString();
-    if (!settings?.phone_number_id) {
-      if (await failMessage(db, m, 'the store has no WhatsApp phone_number_id (update_whatsapp_settings)', now())) await this.#event(m, 'whatsapp.failed', { error: 'no phone_number_id' }, now());
+    // Checked at every send, not only when the settings were saved: a number the operator unassigned stops at once (issue 19 §4).
+    const sender = store ? await senderOf(this.#deps, store, settings) : ({ ok: false, problem: 'the store no longer exists' } as const);
+    if (!sender.ok) {
+      if (await failMessage(db, m, sender.problem, now())) await this.#event(m, 'whatsapp.failed', { error: sender.problem }, now());
+      log.warn({ messageId: m.id, storeId: m.store_id, error: sender.problem }, 'whatsapp: message failed: no sender');
       return;
     }
+    const client = sender.source === 'store' ? this.#clientWith(sender.token) : this.#client;
     const message: OutgoingMessage =
       m.type === 'template'
         ? { type: 'template', to: m.to_e164, name: m.template!, language: TEMPLATE_LANGUAGE, parameters: JSON.parse(m.parameters) as string[] }
         : { type: 'text', to: m.to_e164, text: m.body };
     try {
-      const wamid = await this.#client.send(settings.phone_number_id, message);
+      const wamid = await client.send(sender.phoneNumberId, message);
       const at = now();
       if (await markMessageSent(db, m, wamid, at)) await this.#event(m, 'whatsapp.sent', { wa_message_id: wamid, attempts: m.attempts }, at);
       log.info({ messageId: m.id, orderId: m.order_id, attempts: m.attempts }, 'whatsapp: sent');
     } catch (error) {
-      const failure = error instanceof CloudApiError ? error : new CloudApiError('unknown', String(error));
+      // The same reading as every outbox: a refused connection is retried, a lost answer is not resent.
+      const failure = classifyFailure(error);
       const at = clock.now();
       if (failure.kind === 'retry' && m.attempts < WHATSAPP_MAX_ATTEMPTS) {
         const delay = Math.max(backoffMs(m.attempts, WHATSAPP_BACKOFF_BASE_MS, WHATSAPP_BACKOFF_MAX_MS), Math.min(failure.retryAfterMs ?? 0, WHATSAPP_BACKOFF_MAX_MS));

@@ -2,6 +2,10 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempDbFile } from '../helpers/server.ts';
 import { cliJson, readDb } from '../helpers/cli-expect.ts';
+import { Migrator, sql } from 'kysely';
+import { openDatabase } from '../../src/db/connect.ts';
+import { migrations } from '../../src/db/migrations/index.ts';
+import { GRANTABLE_SCOPES } from '../../src/domain/oauth/scopes.ts';
 
 const tmp = tempDbFile();
 after(() => tmp.cleanup());
@@ -9,7 +13,7 @@ after(() => tmp.cleanup());
 test('codrail migrate on a fresh file applies the migrations and loads the bundled city catalogs, then is a no-op', async () => {
   const first = (await cliJson(tmp.file, ['migrate'])).json;
   assert.equal(first.database, tmp.file);
-  assert.deepEqual(first.migrations, ['0001-initial', '0002-fulfillment', '0003-oauth', '0004-account', '0005-push-policy', '0006-whatsapp-settings', '0007-order-life', '0008-push-give-up', '0009-client-metadata-documents']);
+  assert.deepEqual(first.migrations, ['0001-initial', '0002-fulfillment', '0003-oauth', '0004-account', '0005-push-policy', '0006-whatsapp-settings', '0007-order-life', '0008-push-give-up', '0009-client-metadata-documents', '0010-key-scopes', '0011-whatsapp-senders']);
   for (const cc of ['AR', 'CL', 'CO', 'EC', 'GT', 'MX', 'PE', 'PY']) {
     assert.ok(first.catalogs.includes(`${cc}:official`), `${cc}:official`);
     assert.ok(first.catalogs.includes(`${cc}:fulfillment`), `${cc}:fulfillment`);
@@ -23,7 +27,7 @@ test('codrail migrate on a fresh file applies the migrations and loads the bundl
     coCities: (db.prepare("SELECT count(*) AS n FROM city_catalogs WHERE country = 'CO' AND catalog = 'fulfillment'").get() as { n: number }).n,
     mode: (db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode,
   }));
-  assert.deepEqual(stored.migrations, [{ name: '0001-initial' }, { name: '0002-fulfillment' }, { name: '0003-oauth' }, { name: '0004-account' }, { name: '0005-push-policy' }, { name: '0006-whatsapp-settings' }, { name: '0007-order-life' }, { name: '0008-push-give-up' }, { name: '0009-client-metadata-documents' }]);
+  assert.deepEqual(stored.migrations, [{ name: '0001-initial' }, { name: '0002-fulfillment' }, { name: '0003-oauth' }, { name: '0004-account' }, { name: '0005-push-policy' }, { name: '0006-whatsapp-settings' }, { name: '0007-order-life' }, { name: '0008-push-give-up' }, { name: '0009-client-metadata-documents' }, { name: '0010-key-scopes' }, { name: '0011-whatsapp-senders' }]);
   assert.ok(stored.coCities > 1000, `CO fulfillment catalog has ${stored.coCities} cities`);
   assert.equal(stored.mode, 'wal');
 
@@ -66,6 +70,59 @@ test('codrail migrate refreshes a catalog loaded from an older bundle and leaves
     }));
     assert.deepEqual(co, { source: 'import:my-co.json', n: before });
     assert.deepEqual((await cliJson(db.file, ['migrate'])).json.catalogs, []);
+  } finally {
+    db.cleanup();
+  }
+});
+
+test('codrail migrate on a database from before key scopes gives its secret keys every grantable scope and marks every key as made by the operator', async () => {
+  const db = tempDbFile();
+  try {
+    // The database as the release before migration 0010 left it, with one key of each type.
+    const opened = openDatabase(db.file);
+    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0010'));
+    const { error } = await new Migrator({ db: opened.db, provider: { getMigrations: async () => before } }).migrateToLatest();
+    assert.equal(error, undefined);
+    const at = '2026-01-01T00:00:00.000Z';
+    await sql`INSERT INTO accounts (id, name, created_at) VALUES ('acc', 'Acme', ${at})`.execute(opened.db);
+    await sql`INSERT INTO stores (id, account_id, name, country, currency, created_at) VALUES ('sto', 'acc', 'Tienda', 'CO', 'COP', ${at})`.execute(opened.db);
+    for (const [id, type, env] of [['sec', 'secret', 'live'], ['pub', 'publishable', 'test']])
+      await sql`INSERT INTO api_keys (id, account_id, store_id, type, env, hash, prefix, created_at) VALUES (${id}, 'acc', 'sto', ${type}, ${env}, ${`hash-${id}`}, 'svc_', ${at})`.execute(opened.db);
+    await opened.close();
+
+    assert.equal((await cliJson(db.file, ['migrate'])).json.migrations[0], '0010-key-scopes');
+    const keys = readDb(db.file, (d) => d.prepare('SELECT id, scopes, created_via, created_by_key, oauth_client_id, oauth_user_id, oauth_family_id FROM api_keys ORDER BY id').all());
+    const none = { created_by_key: null, oauth_client_id: null, oauth_user_id: null, oauth_family_id: null };
+    assert.deepEqual(keys, [
+      { id: 'pub', scopes: null, created_via: 'operator', ...none },
+      { id: 'sec', scopes: GRANTABLE_SCOPES.join(' '), created_via: 'operator', ...none },
+    ]);
+  } finally {
+    db.cleanup();
+  }
+});
+
+test('codrail migrate on a database from before WhatsApp senders assigns each number to the one account using it, and a number two accounts named to neither', async () => {
+  const db = tempDbFile();
+  try {
+    const opened = openDatabase(db.file);
+    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0011'));
+    const { error } = await new Migrator({ db: opened.db, provider: { getMigrations: async () => before } }).migrateToLatest();
+    assert.equal(error, undefined);
+    const at = '2026-01-01T00:00:00.000Z';
+    for (const account of ['acc-a', 'acc-b']) await sql`INSERT INTO accounts (id, name, created_at) VALUES (${account}, ${account}, ${at})`.execute(opened.db);
+    // Two stores of account A share one number; account B borrowed A's other number (the finding of issue 19 §4).
+    for (const [store, account, number] of [['a1', 'acc-a', '111'], ['a2', 'acc-a', '111'], ['a3', 'acc-a', '222'], ['b1', 'acc-b', '222'], ['b2', 'acc-b', null]] as const) {
+      await sql`INSERT INTO stores (id, account_id, name, country, currency, created_at) VALUES (${store}, ${account}, 'Tienda', 'CO', 'COP', ${at})`.execute(opened.db);
+      await sql`INSERT INTO whatsapp_settings (store_id, enabled, phone_number_id, updated_at) VALUES (${store}, 1, ${number}, ${at})`.execute(opened.db);
+    }
+    await opened.close();
+
+    assert.deepEqual((await cliJson(db.file, ['migrate'])).json.migrations, ['0011-whatsapp-senders']);
+    const numbers = readDb(db.file, (d) => d.prepare('SELECT phone_number_id, account_id, source FROM whatsapp_numbers ORDER BY phone_number_id').all());
+    assert.deepEqual(numbers, [{ phone_number_id: '111', account_id: 'acc-a', source: 'operator' }]);
+    const listed = (await cliJson(db.file, ['whatsapp', 'numbers', 'list'])).json as { phone_number_id: string; account_id: string }[];
+    assert.deepEqual(listed.map((n) => [n.phone_number_id, n.account_id]), [['111', 'acc-a']]);
   } finally {
     db.cleanup();
   }

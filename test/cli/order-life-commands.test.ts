@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { tempDbFile } from '../helpers/server.ts';
-import { seedShop, type Shop } from '../helpers/fixtures.ts';
+import { assignNumber, freshPhoneNumberId, seedShop, type Shop } from '../helpers/fixtures.ts';
 import { cliFails, cliJson, readDb, withApp } from '../helpers/cli-expect.ts';
 import { nextPhone } from '../api/orders/order-kit.ts';
 import { buyer } from '../mcp/mcp-kit.ts';
@@ -118,7 +118,7 @@ async function batchShop(): Promise<{ shop: Shop; confirmed: string[]; pending: 
 async function messagingOrder(): Promise<{ shop: Shop; id: string }> {
   const s = await newShop();
   const [id] = (await place(s, [false])) as [string];
-  await withApp(tmp.file, (app) => updateWhatsappSettings(app, operatorAs(s.accountId), parseWith(UpdateWhatsappSettingsInput, { store_id: s.storeId, enabled: true, phone_number_id: '106540352242922' })));
+  await withApp(tmp.file, async (app) => updateWhatsappSettings(app, operatorAs(s.accountId), parseWith(UpdateWhatsappSettingsInput, { store_id: s.storeId, enabled: true, phone_number_id: await assignNumber(app, s.accountId) })));
   return { shop: s, id };
 }
 
@@ -360,8 +360,14 @@ describe('whatsapp send, messages and cancel', () => {
     const refused = await cliFails(tmp.file, ['whatsapp', 'send', id, '--text', 'Hola', '--idempotency-key', 'cli-wa-off1'], 1, { env });
     assert.match(refused.stderr, /WhatsApp is off/);
     assert.equal(all('SELECT id FROM whatsapp_messages WHERE order_id = ?', id).length, 0);
-    const { json } = await cliJson(tmp.file, ['whatsapp', 'settings', 'update', s.storeId, '--enabled', '--phone-number-id', '106540352242922'], { env });
-    assert.deepEqual([json.enabled, json.phone_number_id], [true, '106540352242922']);
+    // The operator assigns the number to the account first (issue 19 §4), then the store may send from it.
+    const number = freshPhoneNumberId();
+    const refusedNumber = await cliFails(tmp.file, ['whatsapp', 'settings', 'update', s.storeId, '--enabled', '--phone-number-id', number], 2, { env });
+    assert.match(refusedNumber.stderr, /not assigned to this account/);
+    const assigned = await cliJson(tmp.file, ['whatsapp', 'numbers', 'assign', number, '--account', s.accountId], { env });
+    assert.deepEqual([assigned.json.phone_number_id, assigned.json.account_id, assigned.json.source], [number, s.accountId, 'operator']);
+    const { json } = await cliJson(tmp.file, ['whatsapp', 'settings', 'update', s.storeId, '--enabled', '--phone-number-id', number], { env });
+    assert.deepEqual([json.enabled, json.phone_number_id, json.credentials.source], [true, number, 'server']);
   });
 
   test('whatsapp send --text --idempotency-key queues the text filled from the order; the same key again returns the same message', async () => {

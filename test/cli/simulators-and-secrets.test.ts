@@ -84,7 +84,7 @@ describe('whatsapp sim', () => {
 
       const listed = (await (await fetch(`${sim.url}/_sim/messages`)).json()) as Record<string, unknown>[];
       assert.equal(listed.length, 1, 'the refused message is not recorded');
-      assert.deepEqual({ ...listed[0], created_at: undefined }, { id: wamid, phone_number_id: '123', to: '573001234567', type: 'text', text: 'Hola Ana, tu pedido va en camino', status: 'accepted', created_at: undefined });
+      assert.deepEqual({ ...listed[0], created_at: undefined }, { id: wamid, phone_number_id: '123', to: '573001234567', type: 'text', text: 'Hola Ana, tu pedido va en camino', status: 'accepted', sent_as: 'server', created_at: undefined });
     } finally {
       stopped = await sim.stop();
     }

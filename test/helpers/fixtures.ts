@@ -7,6 +7,7 @@ import { createLandingPage } from '../../src/use-cases/landings/landings.use-cas
 import { createKey, revokeApiKey, rollApiKey } from '../../src/use-cases/keys/keys.use-case.ts';
 import { OPERATOR, operatorAs } from '../../src/use-cases/caller.ts';
 import { parseWith } from '../../src/use-cases/validate.ts';
+import { assignWhatsappNumber } from '../../src/use-cases/whatsapp/whatsapp-senders.use-case.ts';
 import { CreateStoreInput } from '../../src/use-cases/stores/store.schemas.ts';
 import { CreateProductInput } from '../../src/use-cases/products/product.schemas.ts';
 import { CreateLandingPageInput } from '../../src/use-cases/landings/landing.schemas.ts';
@@ -116,3 +117,17 @@ export const revokeKey = (deps: Pick<Deps, 'db' | 'clock'>, id: string) => revok
 export const rollKey = (deps: Pick<Deps, 'db' | 'clock'>, id: string, graceMinutes: number) => rollApiKey(deps, OPERATOR, id, graceMinutes);
 export const addStore = (deps: Pick<Deps, 'db' | 'clock' | 'config'>, accountId: string, input: Record<string, unknown>) =>
   createStore(deps, operatorAs(accountId), parseWith(CreateStoreInput, input));
+
+let numberSequence = 0;
+
+/** A fresh WhatsApp phone-number id, distinct within this test process (a number belongs to one account). */
+export const freshPhoneNumberId = () => `1065403522${String(process.pid % 1000).padStart(3, '0')}${String(++numberSequence).padStart(4, '0')}`;
+
+/**
+ * The operator assigns a WhatsApp phone-number id to an account (`codrail whatsapp numbers assign`,
+ * issue 19 §4): only then may the server-wide token send from it for that account's stores.
+ */
+export async function assignNumber(deps: Pick<Deps, 'db' | 'clock'>, accountId: string, phoneNumberId = freshPhoneNumberId()): Promise<string> {
+  await assignWhatsappNumber(deps, { phoneNumberId, accountId });
+  return phoneNumberId;
+}

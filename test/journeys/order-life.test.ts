@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startServer, type TestServer } from '../helpers/server.ts';
-import { seedShop, addStore, addProduct, type Shop } from '../helpers/fixtures.ts';
+import { assignNumber, seedShop, addStore, addProduct, type Shop } from '../helpers/fixtures.ts';
 import { startSimulator, type Simulator } from '../../src/fulfillment/simulator.ts';
 import { startWhatsappSim, type WhatsappSim } from '../../src/whatsapp/simulator.ts';
 import { startPushWorker, startWhatsappWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
@@ -58,6 +58,7 @@ describe('an assistant takes orders from creation to delivery, with both simulat
     // The tools run in the server with its config: point it at the simulators too.
     Object.assign(server.deps, { config: deps.config });
     shop = await seedShop(server.deps);
+    await assignNumber(server.deps, shop.accountId, PHONE_NUMBER_ID);
     const { all } = await scopedTokens(server, shop.accountId, { all: ['orders:read', 'orders:create', 'orders:write', 'stores:read', 'stores:write', 'whatsapp:write'] });
     client = await connect(server.url, all);
   });

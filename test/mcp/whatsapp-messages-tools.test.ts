@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { addKey, addProduct, addStore, orderBody, postOrder, type Shop } from '../helpers/fixtures.ts';
+import { addKey, addProduct, addStore, assignNumber, orderBody, postOrder, type Shop } from '../helpers/fixtures.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { SHOP_ORIGIN, eventsOf, expectCreated, nextPhone } from '../api/orders/order-kit.ts';
 import { buyer, connect, type Structured } from './mcp-kit.ts';
@@ -24,9 +24,12 @@ describe('whatsapp message tools', () => {
     otherClient = await connect(server.url, other.secretKey);
     storeB = (await addStore(server.deps, shop.accountId, { name: 'Tienda B', country: 'CO', domains: ['b.example.com'] })).id;
     productB = (await addProduct(server.deps, { store_id: storeB, name: 'Reloj', packs: [{ quantity: 1, price: 120000 }] })).id;
-    // Sends need the store's WhatsApp on with a number to send from; no event is on, so orders queue nothing by themselves.
-    for (const [c, storeId] of [[client, shop.storeId], [client, storeB], [otherClient, other.storeId]] as const)
-      await ok(c, 'update_whatsapp_settings', { store_id: storeId, enabled: true, phone_number_id: PHONE_NUMBER_ID });
+    // Sends need the store's WhatsApp on with a number its account may send from (a number belongs to
+    // one account: the other account has its own); no event is on, so orders queue nothing by themselves.
+    await assignNumber(server.deps, shop.accountId, PHONE_NUMBER_ID);
+    const otherNumber = await assignNumber(server.deps, other.accountId);
+    for (const [c, storeId, number] of [[client, shop.storeId, PHONE_NUMBER_ID], [client, storeB, PHONE_NUMBER_ID], [otherClient, other.storeId, otherNumber]] as const)
+      await ok(c, 'update_whatsapp_settings', { store_id: storeId, enabled: true, phone_number_id: number });
   });
   after(async () => {
     await otherClient.close();

@@ -7,13 +7,16 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { addProduct, addStore, type Shop } from '../helpers/fixtures.ts';
+import { addProduct, addStore, assignNumber, type Shop } from '../helpers/fixtures.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { OPEN_LIMITS, eventsOf, nextPhone } from '../api/orders/order-kit.ts';
 import { closeToolBench, ok, openToolBench, unchanged } from '../mcp/account-kit.ts';
 import { buyer, type Structured } from '../mcp/mcp-kit.ts';
 import { startWhatsappSim, type SimMessage, type WhatsappSim } from '../../src/whatsapp/simulator.ts';
-import { CloudApiClient, CloudApiError } from '../../src/whatsapp/cloud-api.ts';
+import { CloudApiClient } from '../../src/whatsapp/cloud-api.ts';
+import { OutboundClient } from '../../src/http/outbound/outbound-client.ts';
+import { OutboundError } from '../../src/http/outbound/outbound-error.ts';
+import { classifyFailure, type AttemptFailure } from '../../src/outbox/attempt-failure.ts';
 import { startWhatsappWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
 import { signHubWebhook, verifyHubWebhook } from '../../src/domain/webhook-signature.ts';
 import { until, seeded } from '../helpers/wait.ts';
@@ -52,7 +55,8 @@ describe('the WhatsApp worker, the status webhook and the simulator', () => {
   before(async () => {
     ({ server, shop, client } = await openToolBench({}, {}, { CODRAIL_WHATSAPP_APP_SECRET: APP_SECRET, CODRAIL_WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN }));
     cloud = await startWhatsappSim({ webhookUrl: `${server.url}/api/whatsapp/webhook`, appSecret: APP_SECRET, autoStatuses: false });
-    // WhatsApp on with a number and no event switched on: only the messages a test sends are queued.
+    // WhatsApp on with a number the operator assigned to the account, and no event switched on: only the messages a test sends are queued.
+    await assignNumber(server.deps, shop.accountId, PHONE_NUMBER_ID);
     await ok(client, 'update_whatsapp_settings', { store_id: shop.storeId, enabled: true, phone_number_id: PHONE_NUMBER_ID });
     storeB = (await addStore(server.deps, shop.accountId, { name: 'Sin WhatsApp', country: 'CO', domains: ['b.example.com'] })).id;
     productB = (await addProduct(server.deps, { store_id: storeB, name: 'Reloj', packs: [{ quantity: 1, price: 120000 }] })).id;
@@ -136,7 +140,7 @@ describe('the WhatsApp worker, the status webhook and the simulator', () => {
       assert.equal(stored.attempts, 1);
       assert.deepEqual(await receivedBy(message.to), []);
       const failed = (await eventsOf(server.deps, message.order_id)).filter((e) => e.type === 'whatsapp.failed');
-      assert.deepEqual(failed.map((e) => JSON.parse(e.data)), [{ message_id: message.id, error: 'no phone_number_id' }]);
+      assert.deepEqual(failed.map((e) => JSON.parse(e.data)), [{ message_id: message.id, error: 'the store has no WhatsApp phone_number_id (update_whatsapp_settings)' }]);
       assert.equal((await ok(client, 'list_whatsapp_messages', { order_id: message.order_id })).items[0].last_error, stored.last_error);
     });
   });
@@ -356,23 +360,26 @@ describe('the WhatsApp worker, the status webhook and the simulator', () => {
 
   describe('the Cloud API client', () => {
     const text = { type: 'text', to: '+573001234567', text: 'Hola' } as const;
-    const failure = async (promise: Promise<unknown>): Promise<CloudApiError> => {
+    const outbound = new OutboundClient();
+    after(() => outbound.close());
+    /** The failure as the outbox reads it (the one classification of every destination). */
+    const failure = async (promise: Promise<unknown>): Promise<AttemptFailure> => {
       try {
         await promise;
       } catch (error) {
-        assert.ok(error instanceof CloudApiError, String(error));
-        return error;
+        assert.ok(error instanceof OutboundError, String(error));
+        return classifyFailure(error);
       }
       assert.fail('the send should fail');
     };
 
-    test('an accepted send resolves with the wamid; 5xx and 429 are retry (Retry-After kept), 400 permanent, a timeout or refused connection unknown', async () => {
+    test('an accepted send resolves with the wamid; 5xx, 429 and a refused connection are retry (Retry-After kept), 400 permanent, a timeout unknown', async () => {
       const sim = await startWhatsappSim({ token: 'cloud-token' });
       const failing = await startWhatsappSim({ failRate: 1 });
       const slow = await startWhatsappSim({ latencyMs: 500 });
       const busy = createServer((_req, res) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' }).end('{"error":{"message":"Too many messages","code":130429}}'));
       await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
-      const clientFor = (url: string, timeoutMs = 2_000, token: string | undefined = 'cloud-token') => new CloudApiClient({ url, token, timeoutMs });
+      const clientFor = (url: string, timeoutMs = 2_000, token: string | undefined = 'cloud-token') => new CloudApiClient({ url, token, timeoutMs, outbound });
       try {
         const wamid = await clientFor(sim.url).send(PHONE_NUMBER_ID, text);
         assert.equal((await simMessages(sim))[0]!.id, wamid);
@@ -400,7 +407,7 @@ describe('the WhatsApp worker, the status webhook and the simulator', () => {
         assert.equal((await simMessages(slow)).length, 1, 'the lost answer’s message was accepted: resending would duplicate it');
 
         const refused = await failure(clientFor('http://127.0.0.1:9').send(PHONE_NUMBER_ID, text));
-        assert.equal(refused.kind, 'unknown');
+        assert.equal(refused.kind, 'retry', 'a refused connection never reached the Cloud API: nothing was sent, so it is tried again (issue 19 §1)');
         assert.ok(!refused.message.includes('cloud-token'), 'the token is never in an error');
       } finally {
         await Promise.all([sim.close(), failing.close(), slow.close(), new Promise((r) => busy.close(r))]);

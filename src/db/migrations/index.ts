@@ -8,6 +8,8 @@ import * as whatsappSettings from './0006-whatsapp-settings.migration.ts';
 import * as orderLife from './0007-order-life.migration.ts';
 import * as pushGiveUp from './0008-push-give-up.migration.ts';
 import * as clientMetadata from './0009-client-metadata-documents.migration.ts';
+import * as keyScopes from './0010-key-scopes.migration.ts';
+import * as whatsappSenders from './0011-whatsapp-senders.migration.ts';
 
 /** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +22,6 @@ export const migrations: Record<string, Migration> = {
   '0007-order-life': orderLife,
   '0008-push-give-up': pushGiveUp,
   '0009-client-metadata-documents': clientMetadata,
+  '0010-key-scopes': keyScopes,
+  '0011-whatsapp-senders': whatsappSenders,
 };

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
-import type { WhatsappMessageStatus, WhatsappMessagesTable, WhatsappSettingsTable } from '../tables/index.ts';
+import type { WhatsappMessageStatus, WhatsappMessagesTable, WhatsappNumbersTable, WhatsappSettingsTable } from '../tables/index.ts';
 import { before, type After } from './keyset.ts';
 
 export const findWhatsappSettings = (db: Db | Tx, storeId: string) => db.selectFrom('whatsapp_settings').selectAll().where('store_id', '=', storeId).executeTakeFirst();
@@ -10,8 +10,62 @@ export const saveWhatsappSettings = (db: Db | Tx, row: Insertable<WhatsappSettin
   db
     .insertInto('whatsapp_settings')
     .values(row)
-    .onConflict((oc) => oc.column('store_id').doUpdateSet({ enabled: row.enabled, sender_number: row.sender_number, phone_number_id: row.phone_number_id, events: row.events, templates: row.templates, updated_at: row.updated_at }))
+    .onConflict((oc) =>
+      oc.column('store_id').doUpdateSet({
+        enabled: row.enabled,
+        sender_number: row.sender_number,
+        phone_number_id: row.phone_number_id,
+        events: row.events,
+        templates: row.templates,
+        updated_at: row.updated_at,
+        token_sealed: row.token_sealed ?? null,
+        token_last4: row.token_last4 ?? null,
+        business_account_id: row.business_account_id ?? null,
+        credentials_verified_at: row.credentials_verified_at ?? null,
+      }),
+    )
     .execute();
+
+/** Every store's sealed WhatsApp token (`codrail secrets rotate`). */
+export const allWhatsappTokens = (db: Db) => db.selectFrom('whatsapp_settings').select(['store_id', 'token_sealed']).where('token_sealed', 'is not', null).execute();
+
+export const resealWhatsappToken = (db: Db, storeId: string, sealed: string) => db.updateTable('whatsapp_settings').set({ token_sealed: sealed }).where('store_id', '=', storeId).execute();
+
+// Which account each WhatsApp phone-number id belongs to (issue 19 §4).
+export type WhatsappNumberRow = Selectable<WhatsappNumbersTable>;
+
+export const findWhatsappNumber = (db: Db | Tx, phoneNumberId: string) => db.selectFrom('whatsapp_numbers').selectAll().where('phone_number_id', '=', phoneNumberId).executeTakeFirst();
+
+/** Records a number for an account; false when another account holds it (the row is left as it was). */
+export async function claimWhatsappNumber(tx: Tx, row: WhatsappNumberRow): Promise<boolean> {
+  const held = await findWhatsappNumber(tx, row.phone_number_id);
+  if (held && held.account_id !== row.account_id) return false;
+  // An operator's assignment stays one when a store of that account later proves the number with its own token; an assignment upgrades a store's proof.
+  const source = held?.source === 'operator' || row.source === 'operator' ? 'operator' : 'store';
+  await tx
+    .insertInto('whatsapp_numbers')
+    .values({ ...row, source })
+    .onConflict((oc) =>
+      oc.column('phone_number_id').doUpdateSet({
+        source,
+        store_id: row.store_id ?? held?.store_id ?? null,
+        business_account_id: row.business_account_id ?? held?.business_account_id ?? null,
+        display_phone_number: row.display_phone_number ?? held?.display_phone_number ?? null,
+        verified_name: row.verified_name ?? held?.verified_name ?? null,
+      }),
+    )
+    .execute();
+  return true;
+}
+
+export const deleteWhatsappNumber = async (db: Db | Tx, phoneNumberId: string) =>
+  Number((await db.deleteFrom('whatsapp_numbers').where('phone_number_id', '=', phoneNumberId).executeTakeFirst()).numDeletedRows) === 1;
+
+export const listWhatsappNumbers = (db: Db, accountId?: string) => {
+  let q = db.selectFrom('whatsapp_numbers as n').innerJoin('accounts as a', 'a.id', 'n.account_id').selectAll('n').select('a.name as account_name');
+  if (accountId) q = q.where('n.account_id', '=', accountId);
+  return q.orderBy('n.created_at').orderBy('n.phone_number_id').execute();
+};
 
 // The WhatsApp outbox (issue 12): each row is a message; the worker claims queued ones under a lease.
 export type MessageRow = Selectable<WhatsappMessagesTable>;

@@ -12,7 +12,7 @@ import type {
   OAuthSessionsTable,
   OAuthSigningKeysTable,
 } from './oauth.table.ts';
-import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentConnectionsTable, FulfillmentWebhookEventsTable, RateLimitsTable, WhatsappMessagesTable, WhatsappSettingsTable } from './platform.table.ts';
+import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentConnectionsTable, FulfillmentWebhookEventsTable, RateLimitsTable, WhatsappMessagesTable, WhatsappNumbersTable, WhatsappSettingsTable } from './platform.table.ts';
 
 export type * from './accounts.table.ts';
 export type * from './stores.table.ts';
@@ -41,6 +41,7 @@ export interface Database {
   fulfillment_webhook_events: FulfillmentWebhookEventsTable;
   whatsapp_settings: WhatsappSettingsTable;
   whatsapp_messages: WhatsappMessagesTable;
+  whatsapp_numbers: WhatsappNumbersTable;
   fulfillment_connections: FulfillmentConnectionsTable;
   oauth_redirects: OAuthRedirectsTable;
   oauth_clients: OAuthClientsTable;

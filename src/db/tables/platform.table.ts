@@ -13,6 +13,27 @@ export interface WhatsappSettingsTable {
   /** JSON of the same keys: template texts; a missing key uses the default text. */
   templates: string;
   updated_at: string;
+  /** The store's own Cloud API access token, sealed (AES-256-GCM); null: the server-wide token. */
+  token_sealed: string | null;
+  token_last4: string | null;
+  /** The WhatsApp Business Account whose numbers that token may send from. */
+  business_account_id: string | null;
+  /** When the live check proved phone_number_id is a number of that business account. */
+  credentials_verified_at: string | null;
+}
+
+/** Which account a WhatsApp phone-number id belongs to (issue 19 §4): one account each. */
+export interface WhatsappNumbersTable {
+  phone_number_id: string;
+  account_id: string;
+  /** `operator`: assigned with `codrail whatsapp numbers assign` (the server-wide token may send from it); `store`: proven by a store's own credentials. */
+  source: 'operator' | 'store';
+  /** The store whose credentials proved it (source `store`). */
+  store_id: string | null;
+  business_account_id: string | null;
+  display_phone_number: string | null;
+  verified_name: string | null;
+  created_at: string;
 }
 
 export interface CityCatalogsTable {

@@ -33,12 +33,16 @@ export const whatsappOperations = [
   defineOperation({
     name: 'update_whatsapp_settings',
     title: 'Update WhatsApp settings',
-    description: 'Patch WhatsApp notifications: enabled, sender number, phone-number id, which order events message the buyer and their template texts. Omitted keys stay. Scope: whatsapp:write.',
+    description: "Patch WhatsApp notifications: enabled, sender number, the phone-number id (of the store's own access_token + business_account_id, checked live, or one the operator assigned), which order events message the buyer and their texts. Omitted keys stay. Scope: whatsapp:write.",
     scope: 'whatsapp:write',
     annotations: CHANGES,
     input: UpdateWhatsappSettingsInput,
     output: WhatsappSettings,
-    hints: { not_found: 'store_id must be a store id from get_account or list_stores.', invalid_input: 'Templates may use only {nombre} {producto} {total} {ciudad} {tracking}.' },
+    hints: {
+      not_found: 'store_id must be a store id from get_account or list_stores.',
+      invalid_input: 'Templates may use only {nombre} {producto} {total} {ciudad} {tracking}; a phone_number_id needs the store token or an operator assignment.',
+      conflict: 'That phone_number_id belongs to another account.',
+    },
     http: 'PATCH /stores/:store_id/whatsapp',
     cli: 'whatsapp settings update <store_id>',
     run: updateWhatsappSettings,

@@ -6,6 +6,7 @@ import { findWhatsappSettings, saveWhatsappSettings } from '../../db/queries/wha
 import { normalizePhone } from '../../domain/phone.ts';
 import { PLACEHOLDERS, unknownPlaceholders, type WhatsappEvent } from '../../domain/whatsapp-template.ts';
 import { readWhatsappSettings, renderForOrder } from './buyer-messages.ts';
+import { checkAssignedNumber, claimVerifiedNumber, credentialsView, verifyOwnNumber, whatsappTokenContext } from './whatsapp-senders.use-case.ts';
 import { fieldError } from '../../errors.ts';
 import type { Caller } from '../caller.ts';
 import { orderOf, storeOf, type StoreRow } from '../tenancy.ts';
@@ -14,11 +15,19 @@ import type { GetWhatsappSettingsInput, PreviewWhatsappMessageInput, UpdateWhats
 type Out<S extends v.GenericSchema> = v.InferOutput<S>;
 type PerEvent<T> = Record<WhatsappEvent, T>;
 
-async function settingsOf(deps: Pick<Deps, 'db'>, store: StoreRow): Promise<Out<typeof WhatsappSettings>> {
-  return { store_id: store.id, ...(await readWhatsappSettings(deps.db, store.id)), placeholders: PLACEHOLDERS.map((p) => `{${p}}`) };
+type SettingsDeps = Pick<Deps, 'db' | 'config' | 'secrets' | 'outbound'>;
+
+async function settingsOf(deps: SettingsDeps, store: StoreRow): Promise<Out<typeof WhatsappSettings>> {
+  const row = await findWhatsappSettings(deps.db, store.id);
+  return {
+    store_id: store.id,
+    ...(await readWhatsappSettings(deps.db, store.id)),
+    credentials: await credentialsView(deps, store, row),
+    placeholders: PLACEHOLDERS.map((p) => `{${p}}`),
+  };
 }
 
-export async function getWhatsappSettings(deps: Pick<Deps, 'db'>, caller: Caller, input: Out<typeof GetWhatsappSettingsInput>) {
+export async function getWhatsappSettings(deps: SettingsDeps, caller: Caller, input: Out<typeof GetWhatsappSettingsInput>) {
   return settingsOf(deps, await storeOf(deps, caller, input.store_id));
 }
 
@@ -27,7 +36,24 @@ function checkPlaceholders(field: string, text: string): void {
   if (unknown.length > 0) throw fieldError(field, `unknown placeholder ${unknown.map((u) => `{${u}}`).join(', ')}: use ${PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}`);
 }
 
-export async function updateWhatsappSettings(deps: Pick<Deps, 'db' | 'clock'>, caller: Caller, input: Out<typeof UpdateWhatsappSettingsInput>) {
+/** The store's sealed token, opened; a lost sealing key asks for the token again rather than failing obscurely. */
+function storedToken(deps: Pick<Deps, 'secrets'>, storeId: string, sealed: string): string {
+  try {
+    return deps.secrets.box().open(sealed, whatsappTokenContext(storeId));
+  } catch {
+    throw fieldError('access_token', "the store's stored token cannot be opened (the sealing key changed): send access_token again");
+  }
+}
+
+/** Input text: absent keeps the stored value, "" removes it. */
+const patch = (input: string | undefined, stored: string | null | undefined): string | null => (input === undefined ? (stored ?? null) : input || null);
+
+/**
+ * Patches a store's settings. Who messages leave as is checked before anything is saved (issue 19
+ * §4): with the store's own token, a live call must list phone_number_id among the numbers of
+ * business_account_id; without one, the operator must have assigned the number to this account.
+ */
+export async function updateWhatsappSettings(deps: SettingsDeps & Pick<Deps, 'clock'>, caller: Caller, input: Out<typeof UpdateWhatsappSettingsInput>) {
   const store = await storeOf(deps, caller, input.store_id);
   const current = await settingsOf(deps, store);
   for (const [event, text] of Object.entries(input.templates ?? {})) if (text !== undefined) checkPlaceholders(`templates.${event}`, text);
@@ -38,15 +64,39 @@ export async function updateWhatsappSettings(deps: Pick<Deps, 'db' | 'clock'>, c
     sender = phone?.e164 ?? null;
   }
   const row = await findWhatsappSettings(deps.db, store.id);
+  const phoneNumberId = patch(input.phone_number_id, row?.phone_number_id);
+  const businessAccountId = patch(input.business_account_id, row?.business_account_id);
+  const newToken = input.access_token || undefined;
+  const ownCredentials = newToken !== undefined || (input.access_token === undefined && row?.token_sealed != null);
+  let credentials = { token_sealed: null as string | null, token_last4: null as string | null, business_account_id: ownCredentials ? businessAccountId : null, credentials_verified_at: null as string | null };
+  if (ownCredentials) {
+    if (!businessAccountId) throw fieldError('business_account_id', 'a store that sends with its own access_token names its WhatsApp Business Account (business_account_id)');
+    if (!phoneNumberId) throw fieldError('phone_number_id', 'a store that sends with its own access_token names the phone_number_id to send from');
+    const token = newToken ?? storedToken(deps, store.id, row!.token_sealed!);
+    const changed = newToken !== undefined || phoneNumberId !== row?.phone_number_id || businessAccountId !== row?.business_account_id || !row?.credentials_verified_at;
+    let verifiedAt = row?.credentials_verified_at ?? null;
+    if (changed) {
+      const number = await verifyOwnNumber(deps, token, businessAccountId, phoneNumberId);
+      await claimVerifiedNumber(deps, store, businessAccountId, number);
+      verifiedAt = deps.clock.now().toISOString();
+    }
+    credentials = {
+      token_sealed: newToken !== undefined ? deps.secrets.box().seal(newToken, whatsappTokenContext(store.id)) : row!.token_sealed!,
+      token_last4: newToken !== undefined ? newToken.slice(-4) : row!.token_last4,
+      business_account_id: businessAccountId,
+      credentials_verified_at: verifiedAt,
+    };
+  } else if (phoneNumberId && (phoneNumberId !== row?.phone_number_id || input.access_token === '')) await checkAssignedNumber(deps, store.account_id, phoneNumberId);
   const storedTemplates = (row ? JSON.parse(row.templates) : {}) as Partial<PerEvent<string>>;
   await saveWhatsappSettings(deps.db, {
     store_id: store.id,
     enabled: (input.enabled ?? current.enabled) ? 1 : 0,
     sender_number: sender,
-    phone_number_id: input.phone_number_id === undefined ? current.phone_number_id : input.phone_number_id || null,
+    phone_number_id: phoneNumberId,
     events: JSON.stringify({ ...current.events, ...Object.fromEntries(Object.entries(input.events ?? {}).filter(([, on]) => on !== undefined)) }),
     templates: JSON.stringify({ ...storedTemplates, ...Object.fromEntries(Object.entries(input.templates ?? {}).filter(([, t]) => t !== undefined)) }),
     updated_at: deps.clock.now().toISOString(),
+    ...credentials,
   });
   return settingsOf(deps, store);
 }

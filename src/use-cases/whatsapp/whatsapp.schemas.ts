@@ -2,7 +2,7 @@
 // are fixed (an object, not a record, §6.10), one per order event that may message the buyer.
 import * as v from 'valibot';
 import { MESSAGE_STATUSES, PLACEHOLDERS, WHATSAPP_EVENTS } from '../../domain/whatsapp-template.ts';
-import { booleanInput, pageOf, textInput, uuidInput } from '../fields.ts';
+import { booleanInput, optionalText, pageOf, textInput, uuidInput } from '../fields.ts';
 import { cursorInput, limitInput } from '../pagination.ts';
 
 /** A WhatsApp text message is at most 4,096 characters; templates leave room for the placeholders. */
@@ -23,8 +23,27 @@ export const GetWhatsappSettingsInput = v.strictObject({ store_id: storeId });
 export const UpdateWhatsappSettingsInput = v.strictObject({
   store_id: storeId,
   enabled: v.optional(booleanInput('enabled', 'Send the enabled messages at all.')),
-  sender_number: v.optional(v.pipe(v.string('sender_number must be a string'), v.trim(), v.maxLength(20), v.description('The business number buyers see, national or +code; "" removes it.'))),
-  phone_number_id: v.optional(v.pipe(v.string('phone_number_id must be a string'), v.trim(), v.regex(/^\d{0,30}$/, 'phone_number_id is the Cloud API phone-number id (digits)'), v.description('WhatsApp Cloud API phone-number id to send from; "" removes it.'))),
+  sender_number: optionalText('sender_number', 20, 'The business number buyers see, national or +code; "" removes it.'),
+  phone_number_id: v.optional(
+    v.pipe(
+      v.string('phone_number_id must be a string'),
+      v.trim(),
+      v.regex(/^\d{0,30}$/, 'phone_number_id is the Cloud API phone-number id (digits)'),
+      v.description('Cloud API phone-number id to send from: of business_account_id (own credentials) or assigned to the account by the operator. "" removes it.'),
+    ),
+  ),
+  access_token: v.optional(
+    v.pipe(
+      v.string('access_token must be a string'),
+      v.trim(),
+      v.maxLength(1_000, 'access_token must be at most 1000 characters'),
+      v.regex(/^[\x21-\x7e]*$/, 'access_token must be the Cloud API token as Meta shows it (no spaces)'),
+      v.description("The store's own Cloud API access token (sealed, never shown again); checked live against business_account_id. \"\" removes it."),
+    ),
+  ),
+  business_account_id: v.optional(
+    v.pipe(v.string('business_account_id must be a string'), v.trim(), v.regex(/^\d{0,30}$/, 'business_account_id is the WhatsApp Business Account id (digits)'), v.description('WhatsApp Business Account id of the token (numbers are checked against it).')),
+  ),
   events: v.optional(v.pipe(v.strictObject(eachEvent((e) => booleanInput(e, `Message the buyer ${EVENT_TEXT[e]}.`))), v.description('Which order events message the buyer; omitted keys stay.'))),
   templates: v.optional(
     v.pipe(
@@ -47,6 +66,16 @@ export const WhatsappSettings = v.object({
   enabled: v.boolean(),
   sender_number: v.nullable(v.string()),
   phone_number_id: v.nullable(v.string()),
+  credentials: v.pipe(
+    v.object({
+      source: v.pipe(v.picklist(['store', 'server', 'none']), v.description("store: its own token; server: the server's token, number assigned by the operator; none: cannot send (see problem).")),
+      business_account_id: v.nullable(v.string()),
+      token: v.pipe(v.nullable(v.string()), v.description('The own token masked to its last 4 characters.')),
+      verified_at: v.nullable(v.string()),
+      problem: v.nullable(v.string()),
+    }),
+    v.description('Who messages are sent as.'),
+  ),
   events: perEvent(v.boolean()),
   templates: perEvent(v.string()),
   placeholders: v.array(v.string()),

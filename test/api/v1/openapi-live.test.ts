@@ -3,7 +3,7 @@
 // status the document lists for that operation with a body matching the documented schema.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openShop, seedShop, type Shop } from '../../helpers/fixtures.ts';
+import { assignNumber, openShop, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import { HTTP_METHODS } from '../../helpers/openapi.ts';
 import { buyer } from '../../mcp/mcp-kit.ts';
@@ -34,6 +34,7 @@ describe('the account API answers as /openapi.json documents', () => {
     sim = await startSimulator({});
     ({ server, shop } = await openShop({ ...OPEN_LIMITS, fulfillmentUrl: sim.url }));
     await seedShop(server.deps);
+    await assignNumber(server.deps, shop.accountId, '106540352242922');
     v1 = await V1Client.open(server, shop.secretKey);
     for (const [path, item] of Object.entries(v1.api.doc.paths))
       if (path.startsWith('/api/v1/')) for (const method of HTTP_METHODS) if (item[method]) documented.set(item[method].operationId!, [method.toUpperCase(), path]);
