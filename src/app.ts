@@ -11,6 +11,7 @@ import { SecretKeys } from './secret-keys.ts';
 import { Metrics } from './metrics.ts';
 import { OutboundClient, type Resolver } from './http/outbound/outbound-client.ts';
 import { ClientDocumentFetches } from './use-cases/oauth/client-metadata.use-case.ts';
+import { Failpoints } from './failpoints.ts';
 
 export interface Deps {
   readonly config: Config;
@@ -30,6 +31,8 @@ export interface Deps {
   readonly outbound: OutboundClient;
   /** Client metadata documents being fetched, and those that failed lately (issue 19 §1). */
   readonly clientDocuments: ClientDocumentFetches;
+  /** Where the outbox attempts fail on purpose in tests (none unless CODRAIL_FAILPOINTS). */
+  readonly failpoints: Failpoints;
 }
 
 /** Wake-ups for the workers running in this process; a worker registers itself when it starts. */
@@ -69,6 +72,7 @@ export function openApp(config: Config, options: OpenOptions = {}): App {
     metrics: new Metrics(db, clock),
     outbound,
     clientDocuments: new ClientDocumentFetches(),
+    failpoints: new Failpoints(config.failpoints),
     close: async () => {
       outbound.close();
       await close();

@@ -2,6 +2,7 @@
 // This is the only module that reads process.env.
 import { AppError } from './errors.ts';
 import { parseCurrency } from './domain/countries.ts';
+import { parseFailpoints } from './failpoints.ts';
 import {
   DEFAULT_FULFILLMENT_CONCURRENCY,
   DEFAULT_FULFILLMENT_GIVE_UP_AFTER_MS,
@@ -66,6 +67,8 @@ export interface Config {
   /** GET /metrics on this port (0 = any free port); unset = no metrics endpoint. */
   readonly metricsPort: number | undefined;
   readonly metricsHost: string;
+  /** Tests only: where the outbox attempts fail on purpose (CODRAIL_FAILPOINTS, src/failpoints.ts). */
+  readonly failpoints: string | undefined;
 }
 
 /** What the CLI may pass; every field optional, strings as typed on the command line. */
@@ -171,6 +174,13 @@ function originList(value: string | undefined): string[] {
   });
 }
 
+function failpoints(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const parsed = parseFailpoints(value);
+  if (typeof parsed === 'string') throw badEnvironment('CODRAIL_FAILPOINTS', parsed);
+  return value;
+}
+
 function currencyList(value: string | undefined): ReadonlySet<string> {
   if (value === undefined) return new Set();
   const codes = value.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean);
@@ -218,6 +228,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     oauthCimdAllowPrivate: env.CODRAIL_OAUTH_CIMD_ALLOW_PRIVATE === '1',
     metricsPort: pick(flags.metricsPort, env.CODRAIL_METRICS_PORT) === undefined ? undefined : int('metrics-port', pick(flags.metricsPort, env.CODRAIL_METRICS_PORT), 0, 0, 65535),
     metricsHost: String(pick(flags.metricsHost, env.CODRAIL_METRICS_HOST) ?? '127.0.0.1'),
+    failpoints: failpoints(env.CODRAIL_FAILPOINTS),
   });
 }
 

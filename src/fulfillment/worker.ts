@@ -9,7 +9,7 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/connect.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { abandonJob, claimDueJobs, finishJob, killJob, markConnection, pushPayloadRows, retryJob, type JobRow } from '../db/queries/fulfillment.queries.ts';
+import { abandonJob, claimDueJobs, findJob, finishJob, killJob, markConnection, pushPayloadRows, recordIntent, reportIntentAfterLostLease, retryJob, type JobRow } from '../db/queries/fulfillment.queries.ts';
 import { findJobByOrder, findOrder, insertEvent } from '../db/queries/orders.queries.ts';
 import { newId } from '../ids.ts';
 import { FULFILLMENT_BACKOFF_MAX_MS, FULFILLMENT_CANCEL_WAIT_MS, FULFILLMENT_LEASE_MARGIN_MS, FULFILLMENT_POLL_MS } from '../limits.ts';
@@ -18,7 +18,9 @@ import type { SecretKeys } from '../secret-keys.ts';
 import type { OutboundClient } from '../http/outbound/outbound-client.ts';
 import { OutboundError } from '../http/outbound/outbound-error.ts';
 import { AttemptFailure, classifyFailure } from '../outbox/attempt-failure.ts';
-import type { CreatePlatformOrder, PlatformOrder } from './contract.ts';
+import { intentAfter, type IntentChange, type TryRecord } from '../outbox/intent.ts';
+import type { Failpoints } from '../failpoints.ts';
+import type { CreatePlatformOrder, PLATFORM_STATUSES, PlatformOrder } from './contract.ts';
 import { applyStatusReport, type StatusReportHook } from './apply-status.ts';
 import { platformFor } from './connections.ts';
 
@@ -29,6 +31,7 @@ export interface WorkerDeps {
   clock: Clock;
   secrets: SecretKeys;
   outbound: OutboundClient;
+  failpoints: Failpoints;
   /** Called inside the transaction that moves an order's status (WhatsApp notifications). */
   onStatus?: StatusReportHook | undefined;
 }
@@ -79,10 +82,10 @@ async function event(db: Db, job: JobRow, storeId: string, type: string, data: o
 /**
  * A failed attempt: dead when the platform refused the request itself, or when the job has been
  * trying for longer than --fulfillment-give-up-after (by time, not by count: an outage shorter than
- * that heals by itself); else due again after the backoff. `mayExist` says whether the platform may
- * now hold the order (a lost answer): only then does the next try look it up first.
+ * that heals by itself); else due again after the backoff. `intents` is what this try learnt about
+ * the requests that may have acted (src/outbox/intent.ts): only what is known lowers the count.
  */
-async function settleFailure(deps: WorkerDeps, job: JobRow, storeId: string, error: unknown, mayExist = job.unknown_outcome === 1, minDelayMs = 0): Promise<void> {
+async function settleFailure(deps: WorkerDeps, job: JobRow, storeId: string, error: unknown, intents: IntentChange, minDelayMs = 0): Promise<void> {
   const { db, log, clock, config } = deps;
   // Not the platform's answer: a database error or a bug. Its cause is logged once with the job, and
   // the job still retries (an order is never dropped for our own error), marked as internal.
@@ -93,7 +96,7 @@ async function settleFailure(deps: WorkerDeps, job: JobRow, storeId: string, err
   if (failure.status === 401 || failure.status === 403) await markConnection(db, storeId, { ok: false, at: now.toISOString(), error: failure.message });
   const trying = now.getTime() - Date.parse(job.first_attempt_at ?? job.updated_at);
   if (failure.kind === 'permanent' || trying >= config.fulfillmentGiveUpAfterMs) {
-    if (await killJob(db, job, failure.kind === 'permanent' ? failure.message : `gave up after ${Math.round(trying / 60_000)} min of tries: ${failure.message}`, now.toISOString(), mayExist)) {
+    if (await killJob(db, job, failure.kind === 'permanent' ? failure.message : `gave up after ${Math.round(trying / 60_000)} min of tries: ${failure.message}`, now.toISOString(), intents)) {
       await event(db, job, storeId, job.action === 'cancel' ? 'fulfillment.cancel_dead' : 'fulfillment.dead', { attempts: job.attempts, error: failure.message }, now.toISOString());
       log.error({ orderId: job.order_id, attempts: job.attempts, error: failure.message }, `fulfillment: ${verb} is dead`);
     }
@@ -102,12 +105,49 @@ async function settleFailure(deps: WorkerDeps, job: JobRow, storeId: string, err
   // Retry-After is honoured, but a platform cannot park a job beyond the backoff cap.
   const cap = config.fulfillmentBackoffMaxMs;
   const delay = Math.max(minDelayMs, outboxBackoff(job.attempts, config.fulfillmentBackoffMs, cap), Math.min(failure.retryAfterMs ?? 0, cap));
-  await retryJob(db, job, failure.message, new Date(now.getTime() + delay).toISOString(), now.toISOString(), mayExist);
+  await retryJob(db, job, failure.message, new Date(now.getTime() + delay).toISOString(), now.toISOString(), intents);
   log.warn({ orderId: job.order_id, attempt: job.attempts, kind: failure.kind, retryInMs: delay, error: failure.message }, `fulfillment: ${verb} failed, will retry`);
 }
 
+/** The contract's status of a cancelled order (docs/fulfillment-platform.md). */
+const CANCELLED: (typeof PLATFORM_STATUSES)[number] = 'CANCELADO';
+
+/** The lease ran out before this try could act or record: the job's new holder carries it on. */
+class LeaseLost extends Error {
+  override readonly name = 'LeaseLost';
+}
+
+/**
+ * One request that acts on the platform, under the intent rule: the intent is recorded (and
+ * committed) before the request leaves; the request's own failure is kept for the settle.
+ */
+async function act<T>(deps: WorkerDeps, job: JobRow, step: 'push' | 'cancel', t: TryRecord, request: () => Promise<T>): Promise<T> {
+  if (!(await recordIntent(deps.db, job, deps.clock.now().toISOString()))) throw new LeaseLost(`the lease of job ${job.id} was lost before the ${step} request`);
+  t.intentRecorded = true;
+  await deps.failpoints.hit(step === 'push' ? 'push.before_request' : 'cancel.before_request');
+  try {
+    return await request();
+  } catch (error) {
+    t.effectError = error;
+    throw error;
+  }
+}
+
+/**
+ * A try that acted and then lost its lease before recording: the job's count of unknown outcomes is
+ * raised whatever its state (unless done), so no later try takes the order for absent. If another
+ * holder already finished the job with another platform order, the platform holds two: said loudly.
+ */
+async function afterLostLease(deps: WorkerDeps, job: JobRow, remoteId: string | undefined): Promise<void> {
+  await reportIntentAfterLostLease(deps.db, job.id, deps.clock.now().toISOString());
+  const now = await findJob(deps.db, job.id);
+  if (now?.state === 'done' && remoteId !== undefined && now.remote_id !== remoteId && job.action === 'push')
+    deps.log.error({ orderId: job.order_id, remoteIds: [now.remote_id, remoteId] }, 'fulfillment: the platform may hold two orders for one reference (an attempt outlived its lease)');
+  else deps.log.warn({ orderId: job.order_id, jobId: job.id, remoteId }, `fulfillment: lease lost before the ${job.action} was recorded; the next holder looks it up first`);
+}
+
 async function attemptPush(deps: WorkerDeps, job: JobRow): Promise<void> {
-  const { db, log, clock } = deps;
+  const { db, log, clock, failpoints } = deps;
   const row = await pushPayloadRows(db, job.order_id);
   if (!row) return void (await killJob(db, job, 'order not found', clock.now().toISOString()));
   if (row.status === 'cancelled') {
@@ -116,54 +156,51 @@ async function attemptPush(deps: WorkerDeps, job: JobRow): Promise<void> {
     return;
   }
   if (row.fulfillment_unlinked_at !== null && row.fulfillment_product_ref === null)
-    return settleFailure(deps, job, row.store_id, new AttemptFailure('permanent', `product "${row.product_name}" was unlinked from the platform: link it (link_product_to_fulfillment), then push the order again`));
-  let mayExist = job.unknown_outcome === 1;
+    return settleFailure(deps, job, row.store_id, new AttemptFailure('permanent', `product "${row.product_name}" was unlinked from the platform: link it (link_product_to_fulfillment), then push the order again`), 'keep');
+  const t: TryRecord = { intentRecorded: false, lookedUpNothing: false };
+  let placed: PlatformOrder | undefined;
   try {
     const access = await platformFor(deps, row.store_id);
     if (!access) throw new AttemptFailure('retry', 'no fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
-    let placed: PlatformOrder | undefined;
     let reconciled = false;
-    if (mayExist) {
-      // An earlier try may have created it (a lost answer, a crash): never create twice. Only then
-      // is the order looked up; a look-up that finds nothing and the create are one try.
+    if (job.unknown_outcome > 0) {
+      // An earlier request may have created it (a lost answer, a failed record, a crash): never
+      // create twice. Only then is the order looked up; a look-up that finds nothing and the create are one try.
       const existing = await access.client.findByRef(row.id);
       if (existing.length > 1) log.warn({ orderId: row.id, remoteIds: existing.map((o) => o.id) }, 'fulfillment: the platform has several orders for one reference');
       placed = existing[0];
       reconciled = placed !== undefined;
-      mayExist = reconciled;
+      t.lookedUpNothing = !reconciled;
     }
-    if (!placed) {
-      try {
-        placed = await access.client.create(platformOrder(row));
-      } catch (error) {
-        // Timeouts, resets, answers outside the contract: the platform may have acted.
-        mayExist = classifyFailure(error).kind === 'unknown';
-        throw error;
-      }
-    }
+    placed ??= await act(deps, job, 'push', t, () => access.client.create(platformOrder(row)));
+    const order = placed;
+    await failpoints.hit('push.after_answer');
     const now = clock.now().toISOString();
     const settled = await writeTransaction(db, async (tx) => {
-      if (!(await finishJob(tx, job, placed.id, now))) return false;
-      await insertEvent(tx, { id: newId(), order_id: row.id, store_id: row.store_id, type: 'fulfillment.pushed', actor: 'system', data: JSON.stringify({ remote_id: placed.id, attempts: job.attempts, reconciled, credentials: access.source }), created_at: now });
-      await applyStatusReport(tx, row.id, placed.status, { via: 'push', actor: 'system', remoteId: placed.id, tracking: placed.tracking_number ?? undefined }, now, deps.onStatus);
+      if (!(await finishJob(tx, job, order.id, now))) return false;
+      await insertEvent(tx, { id: newId(), order_id: row.id, store_id: row.store_id, type: 'fulfillment.pushed', actor: 'system', data: JSON.stringify({ remote_id: order.id, attempts: job.attempts, reconciled, credentials: access.source }), created_at: now });
+      await applyStatusReport(tx, row.id, order.status, { via: 'push', actor: 'system', remoteId: order.id, tracking: order.tracking_number ?? undefined }, now, deps.onStatus);
+      await failpoints.hit('push.during_record');
       return true;
     });
     if (access.source === 'store') await markConnection(db, row.store_id, { ok: true, at: now });
-    if (settled) log.info({ orderId: row.id, remoteId: placed.id, attempts: job.attempts, reconciled }, 'fulfillment: pushed');
-    else log.warn({ orderId: row.id, remoteId: placed.id }, 'fulfillment: lease lost before the push was recorded');
+    if (settled) log.info({ orderId: row.id, remoteId: order.id, attempts: job.attempts, reconciled }, 'fulfillment: pushed');
+    else await afterLostLease(deps, job, order.id);
   } catch (error) {
-    await settleFailure(deps, job, row.store_id, error, mayExist);
+    if (error instanceof LeaseLost) return void log.warn({ orderId: row.id, jobId: job.id }, error.message);
+    await settleFailure(deps, job, row.store_id, error, intentAfter(t));
   }
 }
 
 async function attemptCancel(deps: WorkerDeps, job: JobRow): Promise<void> {
-  const { db, log, clock } = deps;
+  const { db, log, clock, failpoints } = deps;
   const order = await findOrder(db, job.order_id);
   if (!order) return void (await killJob(db, job, 'order not found', clock.now().toISOString()));
   const push = await findJobByOrder(db, order.id, 'push');
   if (push?.state === 'in_flight' && (push.lease_until ?? '') > clock.now().toISOString())
     // The push may be creating the order right now: cancel once its outcome is recorded.
-    return settleFailure(deps, job, order.store_id, new AttemptFailure('retry', 'waiting for the push in flight'), false, FULFILLMENT_CANCEL_WAIT_MS);
+    return settleFailure(deps, job, order.store_id, new AttemptFailure('retry', 'waiting for the push in flight'), 'keep', FULFILLMENT_CANCEL_WAIT_MS);
+  const t: TryRecord = { intentRecorded: false, lookedUpNothing: false };
   try {
     const access = await platformFor(deps, order.store_id);
     if (!access) throw new AttemptFailure('retry', 'no fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
@@ -172,22 +209,33 @@ async function attemptCancel(deps: WorkerDeps, job: JobRow): Promise<void> {
     const cancelled: string[] = [];
     for (const id of remoteIds) {
       try {
-        await access.client.cancel(id);
+        // An earlier cancel request may have acted: read the order before acting again.
+        if (job.unknown_outcome > 0 && (await access.client.get(id)).status === CANCELLED) {
+          cancelled.push(id);
+          continue;
+        }
+        await act(deps, job, 'cancel', t, () => access.client.cancel(id));
         cancelled.push(id);
       } catch (error) {
         // Deleted at the platform by hand: nothing left to cancel there.
         if (!(error instanceof OutboundError && error.kind === 'status' && error.status === 404)) throw error;
+        t.effectError = undefined;
       }
     }
+    await failpoints.hit('cancel.after_answer');
     const now = clock.now().toISOString();
-    await writeTransaction(db, async (tx) => {
-      if (!(await finishJob(tx, job, remoteIds[0] ?? null, now))) return;
+    const settled = await writeTransaction(db, async (tx) => {
+      if (!(await finishJob(tx, job, remoteIds[0] ?? null, now))) return false;
       await insertEvent(tx, { id: newId(), order_id: order.id, store_id: order.store_id, type: 'fulfillment.cancelled', actor: 'system', data: JSON.stringify({ remote_ids: cancelled, attempts: job.attempts }), created_at: now });
-      if (cancelled.length) await applyStatusReport(tx, order.id, 'CANCELADO', { via: 'cancel', actor: 'system', remoteId: cancelled[0]! }, now, deps.onStatus);
+      if (cancelled.length) await applyStatusReport(tx, order.id, CANCELLED, { via: 'cancel', actor: 'system', remoteId: cancelled[0]! }, now, deps.onStatus);
+      await failpoints.hit('cancel.during_record');
+      return true;
     });
-    log.info({ orderId: order.id, remoteIds: cancelled }, 'fulfillment: cancelled at the platform');
+    if (settled) log.info({ orderId: order.id, remoteIds: cancelled }, 'fulfillment: cancelled at the platform');
+    else await afterLostLease(deps, job, undefined);
   } catch (error) {
-    await settleFailure(deps, job, order.store_id, error);
+    if (error instanceof LeaseLost) return void log.warn({ orderId: order.id, jobId: job.id }, error.message);
+    await settleFailure(deps, job, order.store_id, error, intentAfter(t));
   }
 }
 

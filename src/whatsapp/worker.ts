@@ -16,6 +16,8 @@ import { OutboxLoop, backoffMs } from '../outbox/outbox-loop.ts';
 import { CloudApiClient, type OutgoingMessage } from './cloud-api.ts';
 import type { OutboundClient } from '../http/outbound/outbound-client.ts';
 import { classifyFailure } from '../outbox/attempt-failure.ts';
+import { intentAfter, type TryRecord } from '../outbox/intent.ts';
+import type { Failpoints } from '../failpoints.ts';
 import type { SecretKeys } from '../secret-keys.ts';
 import { findStore } from '../db/queries/stores.queries.ts';
 import { senderOf } from './senders.ts';
@@ -27,6 +29,7 @@ export interface WhatsappWorkerDeps {
   clock: Clock;
   outbound: OutboundClient;
   secrets: SecretKeys;
+  failpoints: Failpoints;
 }
 
 export class WhatsappWorker {
@@ -88,22 +91,33 @@ export class WhatsappWorker {
       m.type === 'template'
         ? { type: 'template', to: m.to_e164, name: m.template!, language: TEMPLATE_LANGUAGE, parameters: JSON.parse(m.parameters) as string[] }
         : { type: 'text', to: m.to_e164, text: m.body };
+    // The claim made the message `sending`: that is its intent, recorded before the request leaves.
+    const t: TryRecord = { intentRecorded: true, lookedUpNothing: false };
     try {
-      const wamid = await client.send(sender.phoneNumberId, message);
+      let wamid: string;
+      try {
+        wamid = await client.send(sender.phoneNumberId, message);
+      } catch (error) {
+        t.effectError = error;
+        throw error;
+      }
+      await this.#deps.failpoints.hit('whatsapp.after_answer');
       const at = now();
       if (await markMessageSent(db, m, wamid, at)) await this.#event(m, 'whatsapp.sent', { wa_message_id: wamid, attempts: m.attempts }, at);
       log.info({ messageId: m.id, orderId: m.order_id, attempts: m.attempts }, 'whatsapp: sent');
     } catch (error) {
-      // The same reading as every outbox: a refused connection is retried, a lost answer is not resent.
       const failure = classifyFailure(error);
       const at = clock.now();
-      if (failure.kind === 'retry' && m.attempts < WHATSAPP_MAX_ATTEMPTS) {
+      // The intent rule (src/outbox/intent.ts): a send that may have reached the buyer stays unresolved,
+      // and the Cloud API cannot be asked whether it did, so it is never sent again (not blind, not at all).
+      const mayHaveReached = intentAfter(t) === 'keep';
+      if (!mayHaveReached && failure.kind === 'retry' && m.attempts < WHATSAPP_MAX_ATTEMPTS) {
         const delay = Math.max(backoffMs(m.attempts, WHATSAPP_BACKOFF_BASE_MS, WHATSAPP_BACKOFF_MAX_MS), Math.min(failure.retryAfterMs ?? 0, WHATSAPP_BACKOFF_MAX_MS));
         await retryMessage(db, m, failure.message, new Date(at.getTime() + delay).toISOString(), at.toISOString());
         log.warn({ messageId: m.id, attempt: m.attempts, retryInMs: delay, error: failure.message }, 'whatsapp: send failed, will retry');
         return;
       }
-      const reason = failure.kind === 'unknown' ? `${failure.message}: it may have reached the buyer, so it is not resent` : failure.message;
+      const reason = mayHaveReached ? `${failure.message}: it may have reached the buyer, so it is not resent` : failure.message;
       if (await failMessage(db, m, reason, at.toISOString())) await this.#event(m, 'whatsapp.failed', { error: reason, attempts: m.attempts }, at.toISOString());
       log.error({ messageId: m.id, attempts: m.attempts, error: reason }, 'whatsapp: message failed');
     }

@@ -3,6 +3,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
 import type { FulfillmentConnectionsTable, FulfillmentJobState, FulfillmentJobsTable } from '../tables/index.ts';
+import type { IntentChange } from '../../outbox/intent.ts';
 
 export type JobRow = Selectable<FulfillmentJobsTable>;
 
@@ -37,33 +38,50 @@ export async function claimDueJobs(tx: Tx, now: string, leaseUntil: string, limi
 }
 
 /**
- * What a claim writes: in flight under a lease, one more attempt, the give-up clock started, and an
- * unknown outcome when the job was reclaimed from a crashed attempt (it may have created the order).
+ * What a claim writes: in flight under a lease, one more attempt, the give-up clock started. A job
+ * reclaimed from an attempt whose lease ran out keeps (at least) one unknown outcome: its holder may
+ * have acted before it recorded its intent, if it ran a release that recorded none.
  */
 const claimed = (now: string, leaseUntil: string) => ({
   state: 'in_flight' as const,
   lease_until: leaseUntil,
   attempts: sql<number>`attempts + 1`,
   first_attempt_at: sql<string>`coalesce(first_attempt_at, ${now})`,
-  unknown_outcome: sql<number>`case when state = 'in_flight' then 1 else unknown_outcome end`,
+  unknown_outcome: sql<number>`case when state = 'in_flight' then max(unknown_outcome, 1) else unknown_outcome end`,
   updated_at: now,
 });
 
 /** Only the holder of the lease may settle a job: a reclaimed job answers 0 rows here. */
-const held = (job: Pick<JobRow, 'id' | 'lease_until'>) => (qb: Tx) =>
+const held = (job: Pick<JobRow, 'id' | 'lease_until'>) => (qb: Tx | Db) =>
   qb.updateTable('fulfillment_jobs').where('id', '=', job.id).where('state', '=', 'in_flight').where('lease_until', '=', job.lease_until);
 
+const one = (result: { numUpdatedRows: bigint }) => Number(result.numUpdatedRows) === 1;
+
+/**
+ * Intent before effect (SPEC 7; src/outbox/intent.ts): before a request that may act on the platform
+ * leaves, the job durably counts it. False when the lease was lost: the request must not leave.
+ */
+export const recordIntent = async (db: Tx | Db, job: JobRow, now: string) => one(await held(job)(db).set({ unknown_outcome: sql<number>`unknown_outcome + 1`, updated_at: now }).executeTakeFirstOrThrow());
+
+/**
+ * A holder that lost its lease after a request that may have acted (the platform created the order,
+ * or its answer was lost) says so whatever the job's state now, unless the job is done: the next
+ * holder, or a settle already made, must not take the order for absent.
+ */
+export const reportIntentAfterLostLease = (db: Tx | Db, jobId: string, now: string) =>
+  db.updateTable('fulfillment_jobs').set({ unknown_outcome: sql<number>`unknown_outcome + 1`, updated_at: now }).where('id', '=', jobId).where('state', 'not in', ['done', 'cancelled']).execute();
+
+const intentsAfter = (change: IntentChange) =>
+  change === 'none_exist' ? 0 : change === 'resolve_own' ? sql<number>`max(unknown_outcome - 1, 0)` : sql<number>`unknown_outcome`;
+
 export const finishJob = async (tx: Tx, job: JobRow, remoteId: string | null, now: string) =>
-  Number((await held(job)(tx).set({ state: 'done', remote_id: remoteId, lease_until: null, last_error: null, unknown_outcome: 0, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
+  one(await held(job)(tx).set({ state: 'done', remote_id: remoteId, lease_until: null, last_error: null, unknown_outcome: 0, updated_at: now }).executeTakeFirstOrThrow());
 
-/** `mayExist`: the platform may hold the order after this try (its answer was lost): the next try looks it up. */
-export const retryJob = async (tx: Tx | Db, job: JobRow, error: string, nextAttemptAt: string, now: string, mayExist = job.unknown_outcome === 1) =>
-  Number(
-    (await held(job)(tx).set({ state: 'failed', lease_until: null, last_error: error, next_attempt_at: nextAttemptAt, unknown_outcome: mayExist ? 1 : 0, updated_at: now }).executeTakeFirst()).numUpdatedRows,
-  ) === 1;
+export const retryJob = async (tx: Tx | Db, job: JobRow, error: string, nextAttemptAt: string, now: string, intents: IntentChange = 'keep') =>
+  one(await held(job)(tx).set({ state: 'failed', lease_until: null, last_error: error, next_attempt_at: nextAttemptAt, unknown_outcome: intentsAfter(intents), updated_at: now }).executeTakeFirstOrThrow());
 
-export const killJob = async (tx: Tx | Db, job: JobRow, error: string, now: string, mayExist = job.unknown_outcome === 1) =>
-  Number((await held(job)(tx).set({ state: 'dead', lease_until: null, last_error: error, unknown_outcome: mayExist ? 1 : 0, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
+export const killJob = async (tx: Tx | Db, job: JobRow, error: string, now: string, intents: IntentChange = 'keep') =>
+  one(await held(job)(tx).set({ state: 'dead', lease_until: null, last_error: error, unknown_outcome: intentsAfter(intents), updated_at: now }).executeTakeFirstOrThrow());
 
 /** A claimed push whose order was cancelled meanwhile: it never goes out. */
 export const abandonJob = async (tx: Tx | Db, job: JobRow, now: string) =>

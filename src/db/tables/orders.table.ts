@@ -76,7 +76,11 @@ export interface FulfillmentJobsTable {
   remote_id: string | null;
   /** When the current run of tries began: the give-up clock (issue 13). */
   first_attempt_at: string | null;
-  /** 1 when an earlier try may have created the order (lost answer, crash): the next one looks it up first. */
+  /**
+   * Intent before effect (issue 20): how many requests that may have acted on the platform (a create,
+   * a cancel) have no recorded outcome yet. Raised before each such request leaves, lowered only by
+   * what is known; above 0 the next try looks the order up before it acts again.
+   */
   unknown_outcome: number;
   created_at: string;
   updated_at: string;

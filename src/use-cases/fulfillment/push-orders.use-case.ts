@@ -23,7 +23,7 @@ import { notConnected, platformFailure } from './connection.use-case.ts';
 import type { PushConfirmedOrdersInput, PushOrderInput, PushResult, SyncFulfillmentStatusInput, SyncResult } from './fulfillment.schemas.ts';
 
 type Out<S extends v.GenericSchema> = v.InferOutput<S>;
-type PushDeps = Pick<Deps, 'db' | 'config' | 'clock' | 'log' | 'secrets' | 'nudge' | 'outbound'>;
+type PushDeps = Pick<Deps, 'db' | 'config' | 'clock' | 'log' | 'secrets' | 'nudge' | 'outbound' | 'failpoints'>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -6,7 +6,7 @@ import { OutboxWorker } from '../../fulfillment/worker.ts';
 import { WhatsappWorker } from '../../whatsapp/worker.ts';
 import { buyerNotifier } from '../whatsapp/buyer-messages.ts';
 
-type WorkerDeps = Pick<Deps, 'config' | 'db' | 'log' | 'clock' | 'secrets' | 'nudge' | 'outbound'>;
+type WorkerDeps = Pick<Deps, 'config' | 'db' | 'log' | 'clock' | 'secrets' | 'nudge' | 'outbound' | 'failpoints'>;
 
 export function startPushWorker(deps: WorkerDeps): OutboxWorker | undefined {
   if (!deps.config.fulfillmentUrl) {
