@@ -25,6 +25,8 @@ export interface SimulatorOptions {
   lateMs?: number;
   webhookUrl?: string;
   webhookSecret?: string;
+  /** Orders the platform already holds when it starts (made before an upgrade, a restart, a crash), with the token that made them. */
+  existing?: readonly { id: string; external_ref: string; status?: string; token?: string }[];
   random?: () => number;
   log?: (line: string) => void;
 }
@@ -147,6 +149,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   if (options.webhookUrl && !options.webhookSecret) throw new Error('webhookUrl needs webhookSecret');
 
   const orders = new Map<string, Stored>();
+  for (const e of options.existing ?? []) {
+    const at = new Date().toISOString();
+    orders.set(e.id, { id: e.id, external_ref: e.external_ref, status: e.status ?? 'PENDIENTE', credential: e.token === undefined ? null : credentialOf(e.token), tracking_number: null, cancellation: null, created_at: at, updated_at: at, request: null });
+  }
   const products = new Map((options.products ?? DEFAULT_SIM_PRODUCTS).map((p) => [p.id, structuredClone(p)]));
   let trackingSequence = 0;
   const createCalls = new Map<string, number>();

@@ -1,0 +1,57 @@
+// Runs every leaf test of the given test files alone, by its exact name, two at a time, and prints
+// the ones that fail alone (issue 13: a test must not depend on what an earlier test of its file
+// left behind) and the names that run no test at all (issue 20: a name the pattern does not reach
+// is a failure, not a skip). Prints nothing when every test passes alone; exits 1 otherwise.
+// Usage: node test/tools/each-test-alone.mjs test/cli/stores.test.ts [more files…]
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const REPORTER = fileURLToPath(new URL('./leaf-names.mjs', import.meta.url));
+const PARALLEL = Number(process.env.EACH_TEST_ALONE_JOBS ?? 2);
+const TIMEOUT_MS = 180_000;
+
+function run(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
+}
+
+const escape = (name) => name.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+const count = (out, what) => Number(new RegExp(`^# ${what} (\\d+)`, 'm').exec(out)?.[1] ?? 'NaN');
+
+const work = [];
+let failed = false;
+for (const file of process.argv.slice(2)) {
+  const listed = await run([`--test-reporter=${REPORTER}`, file]);
+  const names = listed.out.split('\n').filter((l) => l.startsWith('"')).map((l) => JSON.parse(l));
+  if (names.length === 0) {
+    console.log(`NO TESTS FOUND: ${file}`);
+    failed = true;
+  }
+  for (const name of new Set(names)) work.push({ file, name });
+}
+
+let next = 0;
+async function worker() {
+  while (next < work.length) {
+    const { file, name } = work[next++];
+    const { out } = await run(['--test-reporter=tap', `--test-name-pattern=^${escape(name)}$`, file]);
+    if (!(count(out, 'pass') >= 1)) {
+      console.log(`${count(out, 'fail') >= 1 ? 'FAILS ALONE' : 'MATCHES NO TEST'}: ${file} :: ${name}`);
+      failed = true;
+    } else if (count(out, 'fail') !== 0) {
+      console.log(`FAILS ALONE: ${file} :: ${name}`);
+      failed = true;
+    }
+  }
+}
+await Promise.all(Array.from({ length: Math.max(1, PARALLEL) }, worker));
+process.exit(failed ? 1 : 0);
