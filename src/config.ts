@@ -12,7 +12,10 @@ import {
   DEFAULT_RATE_IP_PER_MIN,
   DEFAULT_RATE_KEY_PER_MIN,
   DEFAULT_RATE_PHONE_PER_HOUR,
+  HEADERS_TIMEOUT_MS,
   OAUTH_REGISTER_PER_HOUR,
+  REQUEST_TIMEOUT_MS,
+  SHUTDOWN_GRACE_MS,
 } from './limits.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -64,6 +67,10 @@ export interface Config {
    * addresses (CODRAIL_OAUTH_CIMD_ALLOW_PRIVATE=1). Off: https only, public addresses only.
    */
   readonly oauthCimdAllowPrivate: boolean;
+  /** How long a client may take to send its request headers before the 408 (slow-header attacks; at most the request timeout). */
+  readonly headersTimeoutMs: number;
+  /** On SIGTERM, how long requests in flight may take before their connections are cut (SPEC 15). */
+  readonly shutdownGraceMs: number;
   /** GET /metrics on this port (0 = any free port); unset = no metrics endpoint. */
   readonly metricsPort: number | undefined;
   readonly metricsHost: string;
@@ -93,6 +100,8 @@ export interface ConfigFlags {
   whatsappUrl?: string | undefined;
   metricsPort?: string | number | undefined;
   metricsHost?: string | undefined;
+  shutdownGraceMs?: string | number | undefined;
+  headersTimeoutMs?: string | number | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -226,6 +235,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     whatsappVerifyToken: env.CODRAIL_WHATSAPP_VERIFY_TOKEN || undefined,
     mcpAllowedOrigins: originList(env.CODRAIL_MCP_ALLOWED_ORIGINS),
     oauthCimdAllowPrivate: env.CODRAIL_OAUTH_CIMD_ALLOW_PRIVATE === '1',
+    headersTimeoutMs: int('headers-timeout-ms', pick(flags.headersTimeoutMs, env.CODRAIL_HEADERS_TIMEOUT_MS), HEADERS_TIMEOUT_MS, 100, REQUEST_TIMEOUT_MS),
+    shutdownGraceMs: int('shutdown-grace-ms', pick(flags.shutdownGraceMs, env.CODRAIL_SHUTDOWN_GRACE_MS), SHUTDOWN_GRACE_MS, 0, 600_000),
     metricsPort: pick(flags.metricsPort, env.CODRAIL_METRICS_PORT) === undefined ? undefined : int('metrics-port', pick(flags.metricsPort, env.CODRAIL_METRICS_PORT), 0, 0, 65535),
     metricsHost: String(pick(flags.metricsHost, env.CODRAIL_METRICS_HOST) ?? '127.0.0.1'),
     failpoints: failpoints(env.CODRAIL_FAILPOINTS),

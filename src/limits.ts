@@ -65,10 +65,10 @@ export const MAX_KEY_LENGTH = 100;
 /** SQLite busy timeout (SPEC 2). */
 export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
-/** Graceful shutdown: in-flight requests get this long before sockets are destroyed. */
+/** Graceful shutdown: in-flight requests get this long before sockets are destroyed (default of --shutdown-grace-ms). */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
-/** Server timeouts against slow clients. */
+/** Server timeouts against slow clients. The headers one is the default of --headers-timeout-ms, at most the request one. */
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
 /** How often Node enforces the header and request timeouts (its default, 30 s, triples the first). */

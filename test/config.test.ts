@@ -24,3 +24,17 @@ test('whole currencies come from the flag over CODRAIL_WHOLE_CURRENCIES, upper-c
   assert.deepEqual([...loadConfig({ wholeCurrencies: 'MXN' }, { CODRAIL_WHOLE_CURRENCIES: 'COP' }).wholeCurrencies], ['MXN']);
   assert.throws(() => loadConfig({}, { CODRAIL_WHOLE_CURRENCIES: 'COP,XYZ' }), /XYZ is not an ISO 4217/);
 });
+
+test('the shutdown grace period comes from --shutdown-grace-ms over CODRAIL_SHUTDOWN_GRACE_MS, 10000 ms by default, and a value that is not 0..600000 ms is refused', () => {
+  assert.equal(loadConfig({}, {}).shutdownGraceMs, 10_000);
+  assert.equal(loadConfig({}, { CODRAIL_SHUTDOWN_GRACE_MS: '2500' }).shutdownGraceMs, 2_500);
+  assert.equal(loadConfig({ shutdownGraceMs: '0' }, { CODRAIL_SHUTDOWN_GRACE_MS: '2500' }).shutdownGraceMs, 0);
+  for (const bad of ['soon', '-1', '1.5', '600001']) assert.throws(() => loadConfig({ shutdownGraceMs: bad }, {}), /shutdown-grace-ms must be an integer from 0 to 600000/);
+});
+
+test('the header timeout comes from --headers-timeout-ms over CODRAIL_HEADERS_TIMEOUT_MS, 10000 ms by default, and a value that is not 100..30000 ms (the request timeout) is refused', () => {
+  assert.equal(loadConfig({}, {}).headersTimeoutMs, 10_000);
+  assert.equal(loadConfig({}, { CODRAIL_HEADERS_TIMEOUT_MS: '2500' }).headersTimeoutMs, 2_500);
+  assert.equal(loadConfig({ headersTimeoutMs: '300' }, { CODRAIL_HEADERS_TIMEOUT_MS: '2500' }).headersTimeoutMs, 300);
+  for (const bad of ['soon', '99', '1.5', '30001']) assert.throws(() => loadConfig({ headersTimeoutMs: bad }, {}), /headers-timeout-ms must be an integer from 100 to 30000/);
+});

@@ -30,6 +30,8 @@ export function register(program: Command): void {
     .option('--rate-key-per-min <n>', 'order requests per key per minute (CODRAIL_RATE_KEY_PER_MIN, default 120)')
     .option('--rate-phone-per-hour <n>', 'order requests per buyer phone per hour (CODRAIL_RATE_PHONE_PER_HOUR, default 5)')
     .option('--rate-register-per-hour <n>', 'OAuth client registrations per client IP per hour (CODRAIL_RATE_REGISTER_PER_HOUR, default 20)')
+    .option('--headers-timeout-ms <n>', 'how long a client may take to send its request headers before a 408 (CODRAIL_HEADERS_TIMEOUT_MS, default 10000, at most 30000)')
+    .option('--shutdown-grace-ms <n>', 'on SIGTERM, how long requests in flight may take before they are cut (CODRAIL_SHUTDOWN_GRACE_MS, default 10000)')
     .option('--whole-currencies <list>', 'currencies whose prices must be whole, e.g. COP (CODRAIL_WHOLE_CURRENCIES; default none: ISO 4217 decimals)')
     .option('--demo', 'load the demo account, store, product, landing and a fresh test key, and print a curl')
     .action(async (o: ServeOptions, cmd: Command) => {
@@ -80,8 +82,10 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
   const base = deps.config.baseUrl;
   const metrics = config.metricsPort === undefined ? undefined : await startMetricsServer(app, config.metricsPort, config.metricsHost);
   app.log.info({ port, base, metricsPort: metrics?.port }, 'codrail listening');
+  // Behind a proxy the public base URL is not where the socket listens: the banner says both.
+  const local = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   const out: string[] = [
-    `codrail listening on ${base}  (database ${config.dbFile})`,
+    local === base ? `codrail listening on ${base}  (database ${config.dbFile})` : `codrail listening on ${local}  (public base URL ${base}; database ${config.dbFile})`,
     `  health:   curl ${base}/healthz`,
     `  cities:   curl '${base}/api/geo/cities?country=CO'`,
     `  openapi:  ${base}/openapi.json`,

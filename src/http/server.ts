@@ -8,7 +8,7 @@ import type { RequestContext, Route } from './context.ts';
 import { sendError } from './respond.ts';
 import { clientIp } from './client-ip.ts';
 import { AppError } from '../errors.ts';
-import { CONNECTIONS_CHECK_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_URL_BYTES, REQUEST_TIMEOUT_MS, SHUTDOWN_GRACE_MS } from '../limits.ts';
+import { CONNECTIONS_CHECK_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_URL_BYTES, REQUEST_TIMEOUT_MS } from '../limits.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -122,14 +122,16 @@ export function createHttpServer(initialDeps: Deps, routes: readonly Route[]): H
     }
   }
 
+  const { headersTimeoutMs } = initialDeps.config;
   const server = createServer(
     {
-      headersTimeout: HEADERS_TIMEOUT_MS,
+      headersTimeout: headersTimeoutMs,
       requestTimeout: REQUEST_TIMEOUT_MS,
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
       // Node checks the two timeouts above only this often (30 s by default): a client stalling its
-      // headers would otherwise hold the connection three times longer than the 10 s promised.
-      connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
+      // headers would otherwise hold the connection three times longer than the 10 s promised. A
+      // shorter header timeout is checked as often as it lasts.
+      connectionsCheckingInterval: Math.min(CONNECTIONS_CHECK_MS, headersTimeoutMs),
     },
     (req, res) => {
       void handle(req, res);
@@ -166,7 +168,12 @@ export function createHttpServer(initialDeps: Deps, routes: readonly Route[]): H
       new Promise<void>((ok) => {
         server.close(() => ok());
         server.closeIdleConnections();
-        const timer = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+        // SPEC 15: in-flight requests finish within the grace period (--shutdown-grace-ms); then they are cut.
+        const graceMs = deps.config.shutdownGraceMs;
+        const timer = setTimeout(() => {
+          if (inFlight > 0) deps.log.warn({ graceMs, cut: inFlight }, 'shutdown grace period over: cutting the requests still in flight');
+          server.closeAllConnections();
+        }, graceMs);
         timer.unref();
         if (inFlight === 0) server.closeIdleConnections();
         else

@@ -8,6 +8,7 @@ import { runCli, spawnServe } from '../helpers/cli.ts';
 import { openShop, orderBody, postOrder, seedShop, addStore, addProduct, type Shop } from '../helpers/fixtures.ts';
 import { OPEN_LIMITS, nextPhone } from '../api/orders/order-kit.ts';
 import { call, connect, buyer } from '../mcp/mcp-kit.ts';
+import { until } from '../helpers/wait.ts';
 
 const tmp = tempDbFile();
 after(() => tmp.cleanup());
@@ -94,7 +95,8 @@ describe('serve', () => {
     const served = await spawnServe(tmp.file, ['--demo']);
     try {
       await fetch(`${served.base}/healthz`);
-      await new Promise((r) => setTimeout(r, 200));
+      // The request's own log line reaches stdout after the answer (over a pipe): wait for it.
+      await until('the /healthz request logged', () => /"path":"\/healthz"[^\n]*\n/.test(served.output().stdout));
       const { stdout, stderr } = served.output();
       assert.match(stderr, /codrail listening on/);
       assert.match(stderr, /place a first order/);

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
+import { fcRun } from '../helpers/seed.ts';
 import { PlatformClient } from '../../src/fulfillment/client.ts';
 import { OutboundClient } from '../../src/http/outbound/outbound-client.ts';
 import { OutboundError } from '../../src/http/outbound/outbound-error.ts';
@@ -281,6 +282,7 @@ describe('backoffMs', () => {
         assert.ok(Number.isInteger(delay), `${delay} is whole milliseconds`);
         assert.ok(delay >= Math.floor(base / 2) && delay <= Math.ceil(ceiling), `attempt ${attempt}, base ${base}, random ${r}: ${delay} outside [${base / 2}, ${ceiling}]`);
       }),
+      fcRun(401),
     );
   });
 

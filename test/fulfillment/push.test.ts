@@ -13,6 +13,9 @@ import { listPushJobs, replayPushes, syncStatuses } from '../../src/use-cases/fu
 import { resolveOrderCity } from '../../src/use-cases/orders/resolve-city.use-case.ts';
 import { signWebhook } from '../../src/domain/webhook-signature.ts';
 import type { OutboxWorker } from '../../src/fulfillment/worker.ts';
+import { seeded } from '../helpers/wait.ts';
+import { manualClock } from '../../src/clock.ts';
+import { testSeed, underSeed } from '../helpers/seed.ts';
 
 const SECRET = 'test-webhook-secret';
 const FAST = { fulfillmentBackoffMs: 10, fulfillmentTimeoutMs: 400, fulfillmentConcurrency: 8 } as const;
@@ -32,11 +35,13 @@ async function live(server: TestServer, shop: Shop, over: Record<string, unknown
 }
 
 describe('500 live orders through a platform failing 30% of requests, timing out and rate limiting', () => {
+  // The injected failures are drawn from this seed; a failure names it.
+  const seed = testSeed(4);
   let sim: Simulator;
   let server: TestServer;
   let worker: OutboxWorker | undefined;
   before(async () => {
-    sim = await startSimulator({ port: 0, token: 'platform-token', failRate: 0.3, timeoutRate: 0.05, lateMs: 800, rateLimit: 400 });
+    sim = await startSimulator({ port: 0, token: 'platform-token', failRate: 0.3, timeoutRate: 0.05, lateMs: 800, rateLimit: 400, random: seeded(seed) });
     server = await startServer({ ...OPEN_LIMITS, ...FAST, fulfillmentUrl: sim.url }, { env: { CODRAIL_FULFILLMENT_TOKEN: 'platform-token' } });
   });
   after(async () => {
@@ -45,7 +50,7 @@ describe('500 live orders through a platform failing 30% of requests, timing out
     await sim.close();
   });
 
-  test('end with exactly one platform order per live order, none missing, none duplicated, and no sandbox order', async () => {
+  test('end with exactly one platform order per live order, none missing, none duplicated, and no sandbox order', () => underSeed(seed, async () => {
     const shop = await seedShop(server.deps);
     const liveIds: string[] = [];
     for (let batch = 0; batch < 50; batch++) {
@@ -74,7 +79,7 @@ describe('500 live orders through a platform failing 30% of requests, timing out
     assert.ok(reconciled.some((e) => (JSON.parse(e.data) as { reconciled: boolean }).reconciled), 'a create that timed out was found by lookup instead of created again');
     const statuses = await server.deps.db.selectFrom('orders').select(['status', 'fulfillment_status']).where('sandbox', '=', 0).execute();
     assert.deepEqual([...new Set(statuses.map((s) => `${s.status}/${s.fulfillment_status}`))], ['confirmed/PENDIENTE']);
-  });
+  }));
 });
 
 describe('held, dead and replayed pushes, webhooks and sync', () => {
@@ -97,10 +102,14 @@ describe('held, dead and replayed pushes, webhooks and sync', () => {
   test('an order whose city needs review reaches the platform only after resolve-city', async () => {
     const held = await live(server, shop, { departamento: 'Atlantis', ciudad: 'Gotham' });
     const plain = await live(server, shop);
-    await until('the plain order to be pushed', async () => sim.orders().some((o) => o.external_ref === plain.id));
-    await new Promise((r) => setTimeout(r, 300));
+    await until('the plain order to be pushed', async () => (await jobStates(server)).find((j) => j.order_id === plain.id)?.state === 'done');
+    // The worker claims due jobs oldest first: had the held job been due, it would have been claimed
+    // (and counted an attempt) no later than the plain one, created after it. It never was.
     assert.equal(sim.orders().some((o) => o.external_ref === held.id), false);
-    assert.equal((await jobStates(server)).find((j) => j.order_id === held.id)?.state, 'held');
+    assert.deepEqual(
+      ((j) => [j?.state, j?.attempts])((await jobStates(server)).find((j) => j.order_id === held.id)),
+      ['held', 0],
+    );
 
     await resolveOrderCity(server.deps, { order: held.id, region: 'Antioquia', city: 'Medellín', actor: 'test' });
     await until('the resolved order to be pushed', async () => sim.orders().some((o) => o.external_ref === held.id));
@@ -206,28 +215,36 @@ describe('POST /api/fulfillment/webhook', () => {
 
 describe('a platform that keeps failing', () => {
   test('makes the push dead once it has tried for --fulfillment-give-up-after, with an event, and a replay against a healthy platform sends it once', async () => {
-    let sim = await startSimulator({ port: 0, failRate: 1 });
-    const port = sim.port;
-    const server = await startServer({ ...OPEN_LIMITS, ...FAST, fulfillmentGiveUpAfter: '400ms', fulfillmentUrl: sim.url });
-    let worker = startPushWorker(server.deps);
+    // The server's clock is the test's: retries fall due, and the give-up time passes, when the test
+    // says, so the tries made before giving up do not depend on how fast this machine is.
+    const clock = manualClock(Date.now());
+    let down = true;
+    // failRate 1 with the test's own draw: every request fails (500) while down, none once it is back.
+    const sim = await startSimulator({ port: 0, failRate: 1, random: () => (down ? 0 : 1) });
+    const server = await startServer({ ...OPEN_LIMITS, ...FAST, fulfillmentGiveUpAfter: '400ms', fulfillmentUrl: sim.url }, { clock });
+    const worker = startPushWorker(server.deps);
+    const jobOf = async (id: string) => (await jobStates(server)).find((j) => j.order_id === id);
     try {
       const shop = await seedShop(server.deps);
       const order = await live(server, shop);
-      await until('the push to be dead', async () => (await jobStates(server)).find((j) => j.order_id === order.id)?.state === 'dead');
+      await until('the first try to fail', async () => ((j) => j?.state === 'failed' && j.attempts === 1)(await jobOf(order.id)));
+      clock.advance(100); // past the first backoff (at most 10 ms), within the 400 ms of tries
+      await until('the second try to fail', async () => ((j) => j?.state === 'failed' && j.attempts === 2)(await jobOf(order.id)));
+      clock.advance(400); // past --fulfillment-give-up-after
+      await until('the push to be dead', async () => (await jobOf(order.id))?.state === 'dead');
       const listed = await listPushJobs(server.deps, 'dead', 10);
       assert.deepEqual(listed.jobs.map((j) => j.order_id), [order.id]);
       assert.ok(listed.jobs[0]!.attempts > 1, 'it kept trying until the time ran out');
+      assert.equal(listed.jobs[0]!.attempts, 3);
       assert.match(listed.jobs[0]!.last_error ?? '', /^gave up after \d+ min of tries: .*HTTP 500/);
       const events = await server.deps.db.selectFrom('order_events').select('type').where('order_id', '=', order.id).execute();
       assert.ok(events.some((e) => e.type === 'fulfillment.dead'));
       assert.equal(sim.orders().length, 0);
 
-      await worker?.stop();
-      await sim.close();
-      sim = await startSimulator({ port });
-      worker = startPushWorker(server.deps);
+      // The platform is healthy again.
+      down = false;
       assert.deepEqual(await replayPushes(server.deps, { allDead: true }, 'test'), { replayed: 1, orders: [order.id] });
-      await until('the replayed push to be done', async () => (await jobStates(server)).find((j) => j.order_id === order.id)?.state === 'done');
+      await until('the replayed push to be done', async () => (await jobOf(order.id))?.state === 'done');
       assert.deepEqual(sim.orders().map((o) => o.external_ref), [order.id]);
       assert.deepEqual(await replayPushes(server.deps, { allDead: true }, 'test'), { replayed: 0, orders: [] }, 'replaying again does nothing');
     } finally {

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { loadConfig, withListenPort, type ConfigFlags } from '../../src/config.ts';
 import { openApp, migrate, type App, type Deps } from '../../src/app.ts';
 import { createLogger } from '../../src/log.ts';
-import { createHttpServer } from '../../src/http/server.ts';
+import { createHttpServer, type HttpServer } from '../../src/http/server.ts';
 import { loadRoutes } from '../../src/cli/serve.command.ts';
 import type { Clock } from '../../src/clock.ts';
 
@@ -17,6 +17,8 @@ export interface TestServer {
   dbFile: string;
   /** Every log line the server wrote, parsed. */
   logs: Record<string, unknown>[];
+  /** The node:http shell, for what only it knows (its timeouts). */
+  http: HttpServer;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function startServer(flags: ConfigFlags = {}, options: { clock?: Cl
     deps,
     dbFile: tmp.file,
     logs,
+    http,
     async close() {
       await http.close();
       await app.close();

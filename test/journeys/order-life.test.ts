@@ -18,12 +18,11 @@ import { OPEN_LIMITS, nextPhone } from '../api/orders/order-kit.ts';
 import { scopedTokens } from '../mcp/account-kit.ts';
 import { buyer, call, connect } from '../mcp/mcp-kit.ts';
 import { until, seeded } from '../helpers/wait.ts';
+import { testSeed, underSeed } from '../helpers/seed.ts';
 
 const WEBHOOK_SECRET = 'whsec-journey';
 const APP_SECRET = 'meta-app-secret-journey';
 const PHONE_NUMBER_ID = '106540352242922';
-
-
 
 async function ok(client: Client, name: string, args: Record<string, unknown> = {}) {
   const { isError, value } = await call(client, name, args);
@@ -38,7 +37,13 @@ const perRef = (sim: Simulator) => {
   return count;
 };
 
+/** The push jobs of these orders as stored. */
+const pushJobsOf = (server: TestServer, ids: string[]) =>
+  server.deps.db.selectFrom('fulfillment_jobs').select(['order_id', 'state', 'attempts']).where('action', '=', 'push').where('order_id', 'in', ids).execute();
+
 describe('an assistant takes orders from creation to delivery, with both simulators failing 30% of requests', () => {
+  // The failures are drawn from this seed (the platform's) and the next (the Cloud API's); a failure names it.
+  const seed = testSeed(1);
   let server: TestServer;
   let platform: Simulator;
   let whatsapp: WhatsappSim;
@@ -49,8 +54,8 @@ describe('an assistant takes orders from creation to delivery, with both simulat
   before(async () => {
     // The simulators need the server's URL for their webhooks, the server theirs: start the server first.
     server = await startServer({ ...OPEN_LIMITS, fulfillmentBackoffMs: 20, fulfillmentUrl: 'http://127.0.0.1:9' }, { env: { CODRAIL_FULFILLMENT_WEBHOOK_SECRET: WEBHOOK_SECRET, CODRAIL_WHATSAPP_APP_SECRET: APP_SECRET } });
-    platform = await startSimulator({ failRate: 0.3, random: seeded(1), webhookUrl: `${server.url}/api/fulfillment/webhook`, webhookSecret: WEBHOOK_SECRET });
-    whatsapp = await startWhatsappSim({ failRate: 0.3, random: seeded(2), webhookUrl: `${server.url}/api/whatsapp/webhook`, appSecret: APP_SECRET });
+    platform = await startSimulator({ failRate: 0.3, random: seeded(seed), webhookUrl: `${server.url}/api/fulfillment/webhook`, webhookSecret: WEBHOOK_SECRET });
+    whatsapp = await startWhatsappSim({ failRate: 0.3, random: seeded(seed + 1), webhookUrl: `${server.url}/api/whatsapp/webhook`, appSecret: APP_SECRET });
     const deps = { ...server.deps, config: { ...server.deps.config, fulfillmentUrl: platform.url, whatsappUrl: whatsapp.url } };
     const pushes = startPushWorker(deps)!;
     const messages = startWhatsappWorker(deps)!;
@@ -70,7 +75,7 @@ describe('an assistant takes orders from creation to delivery, with both simulat
     await whatsapp.close();
   });
 
-  test('create, confirm (push on confirmation), shipped and delivered by the platform webhook; one WhatsApp message per event', async () => {
+  test('create, confirm (push on confirmation), shipped and delivered by the platform webhook; one WhatsApp message per event', () => underSeed(seed, async () => {
     await ok(client, 'update_store', { store_id: shop.storeId, push_policy: 'on_confirm' });
     await ok(client, 'update_whatsapp_settings', {
       store_id: shop.storeId,
@@ -83,8 +88,12 @@ describe('an assistant takes orders from creation to delivery, with both simulat
       const created = await ok(client, 'create_order', { store_id: shop.storeId, product_id: shop.productId, quantity: 1, buyer: buyer({ telefono: nextPhone() }), idempotency_key: `journey-${i}` });
       ids.push(created.id);
     }
-    // on_confirm: nothing reaches the platform before the call centre confirms.
-    await new Promise((r) => setTimeout(r, 300));
+    // on_confirm: nothing can reach the platform before the call centre confirms: each push is held
+    // (a state the worker never claims) and was never tried.
+    assert.deepEqual(
+      (await pushJobsOf(server, ids)).map((j) => [j.state, j.attempts]),
+      ids.map(() => ['held', 0]),
+    );
     assert.equal(platform.orders().length, 0);
     for (const id of ids) await ok(client, 'update_order_status', { order_id: id, status: 'confirmed', note: 'Llamada: confirma' });
     await until('every confirmed order at the platform', () => ids.every((id) => perRef(platform).get(id) === 1));
@@ -100,7 +109,12 @@ describe('an assistant takes orders from creation to delivery, with both simulat
     // Four events per order, each message reaching the Cloud API exactly once despite its 500s.
     const events = ['order_created', 'order_confirmed', 'order_shipped', 'order_delivered'];
     await until('every message accepted', () => whatsapp.messages().length >= ids.length * events.length);
-    await new Promise((r) => setTimeout(r, 500));
+    // Statuses came back through the signed webhook. Once every message is delivered none is due
+    // again, so what the Cloud API received is final.
+    await until('delivered statuses', async () => {
+      const page = await ok(client, 'list_whatsapp_messages', { store_id: shop.storeId, limit: 100 });
+      return page.items.length === ids.length * events.length && page.items.every((m: { status: string }) => m.status === 'delivered');
+    });
     const received = whatsapp.messages();
     assert.equal(received.length, ids.length * events.length, JSON.stringify(received.map((m) => [m.to, m.template?.name])));
     for (const id of ids) {
@@ -112,17 +126,12 @@ describe('an assistant takes orders from creation to delivery, with both simulat
       assert.ok(shipped.template!.parameters.includes(order.tracking_number), 'the shipped message carries the tracking number');
       assert.equal(perRef(platform).get(id), 1);
     }
-    // Statuses came back through the signed webhook.
-    await until('delivered statuses', async () => {
-      const page = await ok(client, 'list_whatsapp_messages', { store_id: shop.storeId, limit: 100 });
-      return page.items.length === ids.length * events.length && page.items.every((m: { status: string }) => m.status === 'delivered');
-    });
     const timeline = await ok(client, 'list_order_events', { order_id: ids[0], limit: 100 });
     const types = timeline.items.map((e: { type: string }) => e.type);
     for (const t of ['order.created', 'order.status_changed', 'fulfillment.pushed', 'whatsapp.queued', 'whatsapp.sent', 'whatsapp.delivered']) assert.ok(types.includes(t), `${t} in ${types.join(', ')}`);
-  });
+  }));
 
-  test('cancelling a pushed order cancels it at the platform; cancelling again changes nothing', async () => {
+  test('cancelling a pushed order cancels it at the platform; cancelling again changes nothing', () => underSeed(seed, async () => {
     const created = await ok(client, 'create_order', { store_id: shop.storeId, product_id: shop.productId, quantity: 1, buyer: buyer({ telefono: nextPhone() }), idempotency_key: 'journey-cancel' });
     await ok(client, 'update_order_status', { order_id: created.id, status: 'confirmed' });
     await until('pushed', async () => (await ok(client, 'get_order', { order_id: created.id })).fulfillment?.state === 'done');
@@ -135,15 +144,16 @@ describe('an assistant takes orders from creation to delivery, with both simulat
     await until('cancel job done', async () => (await ok(client, 'get_order', { order_id: created.id })).fulfillment.cancel?.state === 'done');
     assert.equal(perRef(platform).get(created.id), 1);
     assert.equal(platform.orders().find((o) => o.external_ref === created.id)!.status, 'CANCELADO');
-  });
+  }));
 });
 
 describe('an order never reaches the platform twice: automatic, tool and batch pushes, replays and restarts', () => {
+  const seed = testSeed(3);
   let server: TestServer;
   let platform: Simulator;
   before(async () => {
     // Lost answers (timeouts) make outcomes unknown: every later try must look the order up first.
-    platform = await startSimulator({ failRate: 0.3, timeoutRate: 0.2, lateMs: 400, random: seeded(3) });
+    platform = await startSimulator({ failRate: 0.3, timeoutRate: 0.2, lateMs: 400, random: seeded(seed) });
     server = await startServer({ ...OPEN_LIMITS, fulfillmentUrl: platform.url, fulfillmentBackoffMs: 10, fulfillmentTimeoutMs: 200 });
   });
   after(async () => {
@@ -151,7 +161,7 @@ describe('an order never reaches the platform twice: automatic, tool and batch p
     await platform.close();
   });
 
-  test('a store pushing on creation, tools pushing the same orders, a batch push, replays and two worker restarts', async () => {
+  test('a store pushing on creation, tools pushing the same orders, a batch push, replays and two worker restarts', () => underSeed(seed, async () => {
     const shop = await seedShop(server.deps);
     const client = await connect(server.url, shop.secretKey);
     const ids: string[] = [];
@@ -161,20 +171,24 @@ describe('an order never reaches the platform twice: automatic, tool and batch p
     // Tools race the worker on the same jobs; the lease decides who pushes.
     const racing = ids.slice(0, 6).map((id) => call(client, 'push_order_to_fulfillment', { order_id: id }));
     const batch = call(client, 'push_confirmed_orders', { store_id: shop.storeId, max_orders: 50 });
-    await new Promise((r) => setTimeout(r, 150));
+    // The first restart lands while pushes are under way, however fast the machine is.
+    await until('pushes under way', async () => (await pushJobsOf(server, ids)).some((j) => j.attempts > 0));
     await worker.stop();
     await replayPushes(server.deps, { allDead: true }, 'test');
     worker = startPushWorker(server.deps)!;
     await Promise.all([...racing, batch]);
+    // Pacing only (nothing is proved by it): the second restart lands a moment later, wherever the pushes are.
     await new Promise((r) => setTimeout(r, 200));
     await worker.stop();
     worker = startPushWorker(server.deps)!;
     for (const id of ids.slice(6)) await call(client, 'push_order_to_fulfillment', { order_id: id });
     await until('all pushed', async () => (await server.deps.db.selectFrom('fulfillment_jobs').select('state').where('action', '=', 'push').execute()).every((j) => j.state === 'done'), 60_000);
-    // Late answers may still be arriving: let them land, then count.
-    await new Promise((r) => setTimeout(r, 600));
+    // Stopping waits for the attempts in flight; the tools' calls were awaited. What the platform holds
+    // is read through its own HTTP control plane, answered after every request sent to it before.
     await worker.stop();
-    const count = perRef(platform);
+    const onPlatform = (await (await fetch(`${platform.url}/_sim/orders`)).json()) as { external_ref: string }[];
+    const count = new Map<string, number>();
+    for (const o of onPlatform) count.set(o.external_ref, (count.get(o.external_ref) ?? 0) + 1);
     for (const id of ids) assert.equal(count.get(id), 1, `order ${id}: ${count.get(id)} platform orders`);
     // The hard cases did happen: creates whose answer was lost were tried again, found by reference.
     assert.ok(platform.orders().some((o) => o.create_calls > 1), 'some create was sent more than once');
@@ -185,7 +199,7 @@ describe('an order never reaches the platform twice: automatic, tool and batch p
     assert.equal(again.already_pushed, true);
     assert.equal(again.remote_id, platform.orders().find((o) => o.external_ref === ids[0])!.id);
     await client.close();
-  });
+  }));
 });
 
 describe('two stores of one account push with their own platform credentials, never shown or stored in clear', () => {

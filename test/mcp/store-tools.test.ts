@@ -77,8 +77,20 @@ describe('store tools', () => {
         domains: JSON.parse(row.allowed_domains),
         created_at: row.created_at,
       });
-      const archived = await ok(client, 'list_stores', { status: 'archived' });
+      // An archived store of the account, so that the status filter has something to keep and something to leave out.
+      const closed = await auxStore();
+      await ok(client, 'archive_store', { store_id: closed.storeId, reason: 'closed' });
+      const archivedIds = (
+        await server.deps.db.selectFrom('stores').select('id').where('account_id', '=', shop.accountId).where('archived_at', 'is not', null).orderBy('created_at', 'desc').orderBy('id', 'desc').execute()
+      ).map((r) => r.id);
+      assert.ok(archivedIds.includes(closed.storeId));
+      const archived = await ok(client, 'list_stores', { status: 'archived', limit: 100 });
+      assert.deepEqual(archived.items.map((s: { id: string }) => s.id), archivedIds);
       assert.ok(archived.items.every((s: { status: string }) => s.status === 'archived'));
+      const active = await ok(client, 'list_stores', { status: 'active', limit: 100 });
+      assert.ok(active.items.length > 0 && active.items.every((s: { status: string }) => s.status === 'active'));
+      assert.ok(active.items.some((s: { id: string }) => s.id === shop.storeId));
+      assert.ok(!active.items.some((s: { id: string }) => s.id === closed.storeId), 'the archived store is not listed as active');
     });
 
     test('list_stores refuses an unknown status, an unknown country and a bad cursor', async () => {

@@ -4,6 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { fcRun } from '../helpers/seed.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { pkcePair, registerLoopbackClient } from '../helpers/oauth.ts';
 
@@ -37,7 +38,7 @@ test('the token and revoke endpoints answer any form with 200 or an OAuth error 
       const json = (await res.json()) as { error: string };
       assert.ok(OAUTH_ERRORS.has(json.error), json.error);
     }),
-    { numRuns: 150 },
+    fcRun(101, { numRuns: 150 }),
   );
   assert.equal(await count('oauth_access_tokens'), tokensBefore);
 });
@@ -58,7 +59,7 @@ test('the register endpoint answers any JSON with 201 or an RFC 7591 error, neve
       assert.equal(res.status, 400);
       assert.ok(OAUTH_ERRORS.has(((await res.json()) as { error: string }).error));
     }),
-    { numRuns: 150 },
+    fcRun(102, { numRuns: 150 }),
   );
 });
 
@@ -78,7 +79,7 @@ test('the authorize endpoint answers any query with a page or a redirect to the 
         assert.equal(location.searchParams.get('code'), null);
       }
     }),
-    { numRuns: 150 },
+    fcRun(103, { numRuns: 150 }),
   );
   assert.equal(await count('oauth_codes'), codesBefore);
 });

@@ -47,6 +47,7 @@ test('every default of the README configuration table is the default loadConfig 
     CODRAIL_RATE_KEY_PER_MIN: [config.rateKeyPerMin, '`120`'],
     CODRAIL_RATE_PHONE_PER_HOUR: [config.ratePhonePerHour, '`5`'],
     CODRAIL_RATE_REGISTER_PER_HOUR: [config.rateRegisterPerHour, '`20`'],
+    CODRAIL_SHUTDOWN_GRACE_MS: [config.shutdownGraceMs, '`10000`'],
   };
   for (const [env, [value, documented]] of Object.entries(expected)) {
     assert.equal(rows.get(env), documented, `README default of ${env}`);

@@ -1,6 +1,6 @@
 // GET /l/:slug and POST /l/:slug over plain HTTP (SPEC 13; issue 11): what a slow phone receives
 // first, caching by version, the 404 page, the security headers, escaping, the size budget, and
-// the no-script form post.
+// the no-script form post, its refusal by the real order rate limiter included.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
@@ -8,6 +8,7 @@ import { startServer, type TestServer } from '../../helpers/server.ts';
 import { addLanding, addProduct, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import { OPEN_LIMITS, counts, nextPhone, storesNothing } from '../orders/order-kit.ts';
 import { runDemo } from '../../../src/use-cases/demo.use-case.ts';
+import { manualClock } from '../../../src/clock.ts';
 import { updateLandingPage, unpublishLandingPage } from '../../../src/use-cases/landings/landings.use-case.ts';
 import { OPERATOR } from '../../../src/use-cases/caller.ts';
 import { parseWith } from '../../../src/use-cases/validate.ts';
@@ -147,5 +148,48 @@ describe('landing pages over HTTP', () => {
       assert.match(await res.text(), /No pudimos registrar tu pedido/);
       assert.equal((await counts(server.deps)).orders, before_.orders);
     });
+  });
+});
+
+describe('the form without script against the order rate limit (1 per client IP per minute)', () => {
+  // 10 s into a minute: the IP window resets in 50 s.
+  const clock = manualClock(Date.UTC(2030, 0, 1, 0, 0, 10));
+  let server: TestServer;
+  let url = '';
+  before(async () => {
+    server = await startServer({ ...OPEN_LIMITS, rateIpPerMin: 1 }, { clock });
+    url = `${server.url}/l/${(await runDemo(server.deps)).landing.slug}`;
+  });
+  after(() => server.close());
+
+  const form = (fields: Record<string, string>) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+  const valid = () => ({ nombre: 'Ana Gómez', telefono: nextPhone(), departamento: 'Antioquia', ciudad: 'Medellin', direccion: 'Calle 10 # 43-12', pack: '3x' });
+  const ordersOf = (telefono: string) => server.deps.db.selectFrom('orders').select('id').where('telefono', '=', telefono).execute();
+
+  test('a post over the limit answers 429 from the limiter with Retry-After, the form with the values kept and how long to wait, storing nothing; the next window takes it', async () => {
+    const first = valid();
+    const accepted = await form(first);
+    assert.equal(accepted.status, 200, await accepted.clone().text());
+    assert.equal((await ordersOf(first.telefono)).length, 1);
+
+    const fields = valid();
+    const refused = await storesNothing(server.deps, () => form(fields));
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get('retry-after'), '50');
+    assert.match(refused.headers.get('content-type') ?? '', /^text\/html/);
+    assert.equal(refused.headers.get('cache-control'), 'no-store');
+    const page = await refused.text();
+    assert.match(page, /data-banner[^>]*>Demasiados intentos\. Espera 50 segundos e inténtalo de nuevo\.</);
+    assert.match(page, /name="nombre" type="text" value="Ana Gómez"/);
+    assert.ok(page.includes(`value="${fields.telefono}"`), 'the phone is kept');
+    assert.equal((await ordersOf(fields.telefono)).length, 0);
+
+    clock.advance(50_000);
+    const again = await form(fields);
+    assert.equal(again.status, 200, await again.clone().text());
+    const number = /data-order-number>(\d+)</.exec(await again.text())?.[1];
+    const [order] = await server.deps.db.selectFrom('orders').select('order_number').where('telefono', '=', fields.telefono).execute();
+    assert.equal(number, String(order?.order_number));
   });
 });

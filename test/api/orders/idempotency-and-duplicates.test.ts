@@ -118,12 +118,13 @@ describe('Idempotency-Key', () => {
     assert.deepEqual(await expectCreated(await post(reversed, { 'idempotency-key': 'reordered' })), first);
   });
 
-  test('the same key with a different body is a 400 and stores nothing', async () => {
+  test('the same key with a different body is a 400 naming Idempotency-Key, and stores nothing', async () => {
     const phone = nextPhone();
     await expectCreated(await post(orderBody(shop, { telefono: phone }), { 'idempotency-key': 'changed-body' }));
     await storesNothing(server.deps, async () => {
       const res = await post(orderBody(shop, { telefono: phone, quantity: 2, total_price: 200000 }), { 'idempotency-key': 'changed-body' });
-      await expectError(res, 400);
+      const body = await expectError(res, 400, { fields: ['Idempotency-Key'], error: /Idempotency-Key/ });
+      assert.match(body.details![0]!.message, /different request body/);
     });
     assert.equal((await ordersOf(server.deps, shop.storeId)).filter((o) => o.telefono === phone).length, 1);
   });
