@@ -2,7 +2,8 @@
 // the ones that fail alone (issue 13: a test must not depend on what an earlier test of its file
 // left behind) and the names that run no test at all (issue 20: a name the pattern does not reach
 // is a failure, not a skip). Prints nothing when every test passes alone; exits 1 otherwise.
-// Usage: node test/tools/each-test-alone.mjs test/cli/stores.test.ts [more files…]
+// Usage: node test/tools/each-test-alone.mjs [--skip-first] test/cli/stores.test.ts [more files…]
+// EACH_TEST_ALONE_JOBS sets how many run at once (2).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -27,16 +28,22 @@ function run(args) {
 const escape = (name) => name.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 const count = (out, what) => Number(new RegExp(`^# ${what} (\\d+)`, 'm').exec(out)?.[1] ?? 'NaN');
 
+const args = process.argv.slice(2);
+const SKIP_FIRST = args.includes('--skip-first');
+const files = args.filter((a) => a !== '--skip-first');
 const work = [];
 let failed = false;
-for (const file of process.argv.slice(2)) {
+for (const file of files) {
   const listed = await run([`--test-reporter=${REPORTER}`, file]);
   const names = listed.out.split('\n').filter((l) => l.startsWith('"')).map((l) => JSON.parse(l));
   if (names.length === 0) {
     console.log(`NO TESTS FOUND: ${file}`);
     failed = true;
   }
-  for (const name of new Set(names)) work.push({ file, name });
+  // The file's first test already ran alone in the whole run (nothing of its file came before it):
+  // with `--skip-first` (CI, after npm test passed) it is not run again.
+  const unique = [...new Set(names)];
+  for (const name of SKIP_FIRST ? unique.slice(1) : unique) work.push({ file, name });
 }
 
 let next = 0;
