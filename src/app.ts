@@ -12,6 +12,10 @@ import { Metrics } from './metrics.ts';
 import { OutboundClient, type Resolver } from './http/outbound/outbound-client.ts';
 import { ClientDocumentFetches } from './use-cases/oauth/client-metadata.use-case.ts';
 import { Failpoints } from './failpoints.ts';
+import { OrderEvents } from './order-events/order-events.ts';
+import { whatsappNotices } from './use-cases/whatsapp/buyer-messages.ts';
+import { webhookEvents } from './use-cases/webhooks/webhook-events.ts';
+import { afterCommit } from './db/transaction.ts';
 
 export interface Deps {
   readonly config: Config;
@@ -33,12 +37,15 @@ export interface Deps {
   readonly clientDocuments: ClientDocumentFetches;
   /** Where the outbox attempts fail on purpose in tests (none unless CODRAIL_FAILPOINTS). */
   readonly failpoints: Failpoints;
+  /** The one writer of order events, with its subscribers (src/order-events). */
+  readonly orderEvents: OrderEvents;
 }
 
 /** Wake-ups for the workers running in this process; a worker registers itself when it starts. */
 export class Nudges {
   fulfillment: () => void = () => {};
   whatsapp: () => void = () => {};
+  webhooks: () => void = () => {};
 }
 
 export interface App extends Deps {
@@ -60,6 +67,13 @@ export function openApp(config: Config, options: OpenOptions = {}): App {
   const secrets = new SecretKeys(config);
   const signingKeys = new SigningKeys(db, clock, secrets);
   const outbound = new OutboundClient(options.resolve ? { resolve: options.resolve } : {});
+  const metrics = new Metrics(db, clock);
+  // Every order event, in the transaction of its change, reaches these (issue 21 §3).
+  const orderEvents = new OrderEvents();
+  const nudge = new Nudges();
+  orderEvents.subscribe(whatsappNotices({ config }, orderEvents));
+  orderEvents.subscribe(webhookEvents(nudge));
+  orderEvents.subscribe(async (tx, event) => afterCommit(tx, () => metrics.orderEvent(event.type)));
   return {
     config,
     db,
@@ -68,8 +82,9 @@ export function openApp(config: Config, options: OpenOptions = {}): App {
     catalogs,
     signingKeys,
     secrets,
-    nudge: new Nudges(),
-    metrics: new Metrics(db, clock),
+    nudge,
+    metrics,
+    orderEvents,
     outbound,
     clientDocuments: new ClientDocumentFetches(),
     failpoints: new Failpoints(config.failpoints),

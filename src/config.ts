@@ -16,6 +16,8 @@ import {
   OAUTH_REGISTER_PER_HOUR,
   REQUEST_TIMEOUT_MS,
   SHUTDOWN_GRACE_MS,
+  WEBHOOK_BACKOFF_BASE_MS,
+  WEBHOOK_TIMEOUT_MS,
 } from './limits.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -67,6 +69,15 @@ export interface Config {
    * addresses (CODRAIL_OAUTH_CIMD_ALLOW_PRIVATE=1). Off: https only, public addresses only.
    */
   readonly oauthCimdAllowPrivate: boolean;
+  /**
+   * Development only: webhook endpoints may be on loopback and private addresses, and on http from
+   * loopback (CODRAIL_WEBHOOKS_ALLOW_PRIVATE=1). Off: https, public addresses only.
+   */
+  readonly webhooksAllowPrivate: boolean;
+  /** A webhook delivery's deadline over connect, headers and body (default 10 s). */
+  readonly webhookTimeoutMs: number;
+  /** The first delay between two tries of a delivery; doubles per try, capped at an hour, with jitter. */
+  readonly webhookBackoffMs: number;
   /** How long a client may take to send its request headers before the 408 (slow-header attacks; at most the request timeout). */
   readonly headersTimeoutMs: number;
   /** On SIGTERM, how long requests in flight may take before their connections are cut (SPEC 15). */
@@ -101,6 +112,8 @@ export interface ConfigFlags {
   metricsPort?: string | number | undefined;
   metricsHost?: string | undefined;
   shutdownGraceMs?: string | number | undefined;
+  webhookTimeoutMs?: string | number | undefined;
+  webhookBackoffMs?: string | number | undefined;
   headersTimeoutMs?: string | number | undefined;
 }
 
@@ -235,6 +248,9 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     whatsappVerifyToken: env.CODRAIL_WHATSAPP_VERIFY_TOKEN || undefined,
     mcpAllowedOrigins: originList(env.CODRAIL_MCP_ALLOWED_ORIGINS),
     oauthCimdAllowPrivate: env.CODRAIL_OAUTH_CIMD_ALLOW_PRIVATE === '1',
+    webhooksAllowPrivate: env.CODRAIL_WEBHOOKS_ALLOW_PRIVATE === '1',
+    webhookTimeoutMs: int('webhook-timeout-ms', pick(flags.webhookTimeoutMs, env.CODRAIL_WEBHOOK_TIMEOUT_MS), WEBHOOK_TIMEOUT_MS, 100, 60_000),
+    webhookBackoffMs: int('webhook-backoff-ms', pick(flags.webhookBackoffMs, env.CODRAIL_WEBHOOK_BACKOFF_MS), WEBHOOK_BACKOFF_BASE_MS, 1, 600_000),
     headersTimeoutMs: int('headers-timeout-ms', pick(flags.headersTimeoutMs, env.CODRAIL_HEADERS_TIMEOUT_MS), HEADERS_TIMEOUT_MS, 100, REQUEST_TIMEOUT_MS),
     shutdownGraceMs: int('shutdown-grace-ms', pick(flags.shutdownGraceMs, env.CODRAIL_SHUTDOWN_GRACE_MS), SHUTDOWN_GRACE_MS, 0, 600_000),
     metricsPort: pick(flags.metricsPort, env.CODRAIL_METRICS_PORT) === undefined ? undefined : int('metrics-port', pick(flags.metricsPort, env.CODRAIL_METRICS_PORT), 0, 0, 65535),

@@ -204,6 +204,15 @@ export const LANDING_CACHE_ENTRIES = 200;
 /** The no-script form post of a landing page. */
 export const LANDING_FORM_MAX_BYTES = 16 * 1024;
 
+/**
+ * One circuit per outbox destination (issue 21 §2): this many failures in a row open it; a probe goes
+ * after the first wait, doubling to the cap while probes fail; a probe that succeeds makes every
+ * waiting job of that destination due at once.
+ */
+export const CIRCUIT_FAILURES_TO_OPEN = 5;
+export const CIRCUIT_FIRST_PROBE_MS = 1_000;
+export const CIRCUIT_MAX_PROBE_MS = 5_000;
+
 // WhatsApp outbox (issue 12). The Cloud API accepts tens of messages per second per number; a small
 // concurrency keeps the buyer's messages in order and far from its throughput limits.
 export const WHATSAPP_CONCURRENCY = 4;
@@ -216,6 +225,34 @@ export const WHATSAPP_BACKOFF_BASE_MS = 1_000;
 export const WHATSAPP_BACKOFF_MAX_MS = 5 * 60_000;
 /** Status webhooks (Meta's POSTs) larger than this are refused. */
 export const WHATSAPP_WEBHOOK_MAX_BYTES = 256 * 1024;
+
+// Outbound webhooks (issue 21; SPEC 17): delivered at least once, signed, retried for three days.
+export const WEBHOOK_CONCURRENCY = 4;
+export const WEBHOOK_POLL_MS = 250;
+/** One deadline over connect, headers and body of a delivery. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** The largest answer body read from an endpoint (its content is not used). */
+export const WEBHOOK_ANSWER_MAX_BYTES = 64 * 1024;
+/** Retries (timeouts, 5xx, 429) for this long, then the delivery is given up (replay sends it again). */
+export const WEBHOOK_GIVE_UP_AFTER_MS = 72 * 3_600_000;
+export const WEBHOOK_BACKOFF_BASE_MS = 5_000;
+export const WEBHOOK_BACKOFF_MAX_MS = 3_600_000;
+/** An endpoint whose deliveries have failed for this long without one success is disabled (with an event and a log line). */
+export const WEBHOOK_DISABLE_AFTER_MS = 5 * 86_400_000;
+/** Endpoints per store, the URL length, the description, the secret's random characters. */
+export const WEBHOOK_ENDPOINTS_PER_STORE = 16;
+export const WEBHOOK_URL_MAX = 2_000;
+export const WEBHOOK_DESCRIPTION_MAX = 200;
+export const WEBHOOK_SECRET_CHARS = 32;
+/** A rotated secret keeps signing for this long by default (minutes), and at most this long. */
+export const WEBHOOK_ROTATION_GRACE_DEFAULT_MIN = 24 * 60;
+export const WEBHOOK_ROTATION_GRACE_MAX_MIN = 7 * 24 * 60;
+/** Events one replay may send again. */
+export const WEBHOOK_REPLAY_MAX_EVENTS = 1_000;
+/** How long `codrail webhooks test` waits for its delivery's outcome. */
+export const WEBHOOK_TEST_WAIT_MS = 15_000;
+/** A receiver's tolerance for the signature's timestamp (what the README's verification uses). */
+export const WEBHOOK_SIGNATURE_TOLERANCE_S = 300;
 
 /** JSON bodies nest at most this deep (issue 13 §2): real bodies need 4; a hostile one gets a 400. */
 export const MAX_JSON_DEPTH = 32;

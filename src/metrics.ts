@@ -16,6 +16,7 @@ export class Metrics {
   readonly #orders: Counter<'mode'>;
   readonly #refused: Counter<'reason'>;
   readonly #busy: Counter;
+  readonly #events: Counter<'type'>;
 
   constructor(db: Db, clock: Clock) {
     const registers = [this.registry];
@@ -29,6 +30,7 @@ export class Metrics {
     });
     this.#orders = new Counter({ name: 'codrail_orders_created_total', help: 'Orders created (new ones, not idempotent replays), by mode: landing, key, account.', labelNames: ['mode'], registers });
     this.#refused = new Counter({ name: 'codrail_orders_refused_total', help: 'Order requests refused, by reason (the error code: invalid_input, price_below_floor, rate_limited, order_rejected…).', labelNames: ['reason'], registers });
+    this.#events = new Counter({ name: 'codrail_order_events_total', help: 'Order events recorded (committed), by type: order.created, order.status_changed, fulfillment.pushed, whatsapp.sent…', labelNames: ['type'], registers });
     this.#busy = new Counter({ name: 'codrail_sqlite_busy_total', help: 'Requests or jobs that failed because SQLite stayed busy past its 5 s timeout.', registers });
     new Gauge({
       name: 'codrail_fulfillment_jobs',
@@ -69,6 +71,11 @@ export class Metrics {
 
   orderCreated(mode: string): void {
     this.#orders.inc({ mode });
+  }
+
+  /** An order event committed (a subscriber of the one order-event writer). */
+  orderEvent(type: string): void {
+    this.#events.inc({ type });
   }
 
   orderRefused(reason: string): void {

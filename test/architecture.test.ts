@@ -234,6 +234,26 @@ test('only src/http/outbound calls fetch, http.request or https.request: every o
   assert.deepEqual(bad, []);
 });
 
+test('one writer of order events: only src/order-events imports insertEvent (issue 21 §3)', () => {
+  const bad = violations((from, imp) =>
+    imp.target === 'src/db/queries/orders.queries.ts' && !from.file.startsWith('src/order-events/') && /\binsertEvent\b/.test(readFileSync(join(ROOT, from.file), 'utf8'))
+      ? 'order events are recorded through src/order-events (OrderEvents.record)'
+      : undefined,
+  );
+  assert.deepEqual(bad, []);
+  const writers = SOURCE_FILES.map(rel).filter((f) => !f.startsWith('src/db/') && /insertInto\('order_events'\)/.test(readFileSync(join(ROOT, f), 'utf8')));
+  assert.deepEqual(writers, []);
+});
+
+test('one outbox machinery: only src/db/queries/outbox.queries.ts claims or settles outbox rows (writes lease_until), and only the outbox loop defines the backoff (issue 21 §1)', () => {
+  const leaseWriters = SOURCE_FILES.map(rel).filter((f) => /lease_until:\s*(?!null\b)|\bset\(\{[^}]*lease_until/.test(readFileSync(join(ROOT, f), 'utf8')) && f !== 'src/db/queries/outbox.queries.ts');
+  // Writes that only clear a lease (a cancelled job, a job requeued by a replay) are not claims or settles.
+  const claimOrSettle = leaseWriters.filter((f) => /lease_until:\s*(leaseUntil|job\.|sql)/.test(readFileSync(join(ROOT, f), 'utf8')));
+  assert.deepEqual(claimOrSettle, []);
+  const backoffs = SOURCE_FILES.map(rel).filter((f) => /function backoffMs\(|const backoffMs = \(attempt/.test(readFileSync(join(ROOT, f), 'utf8')));
+  assert.deepEqual(backoffs, ['src/outbox/outbox-loop.ts']);
+});
+
 test('src/domain imports nothing from db, use-cases, shells, fulfillment or the composition root', () => {
   const bad = violations((from, imp) => {
     if (area(from.file) !== 'domain' || !imp.target) return undefined;

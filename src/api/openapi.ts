@@ -36,10 +36,24 @@ export function buildOpenApi(baseUrl: string): Json {
         `Every error uses ErrorResponse (an unknown path answers 404, a wrong method 405 with Allow). Bodies over ${MAX_BODY_BYTES} bytes are refused (413).`,
     },
     servers: [{ url: baseUrl }],
+    tags: [
+      { name: 'orders', description: 'Orders: the public order API (checkouts, landing pages) and the account API (life after checkout).' },
+      { name: 'fulfillment', description: "Pushes to the fulfillment platform, a store's connection, the platform's catalog and status webhook." },
+      { name: 'products', description: 'Products, their pack ladders, prices and price floor.' },
+      { name: 'landing pages', description: 'Landing pages: sections, SEO, theme, publishing; the public page and its no-script form.' },
+      { name: 'checkout', description: "The embeddable checkout: its script and a product's packs for a publishable key." },
+      { name: 'whatsapp', description: "WhatsApp notices to buyers: a store's settings, messages, and the Cloud API's status webhook." },
+      { name: 'webhooks', description: "Signed events to the seller's own systems: endpoints, deliveries, events, replay (REST and CLI only)." },
+      { name: 'stores', description: 'Stores, their checkout domains and block lists.' },
+      { name: 'keys', description: 'API keys: publishable (checkouts) and secret (server to server, with scopes).' },
+      { name: 'geo', description: 'Countries, regions, cities, city canonicalization, phone numbers.' },
+      { name: 'account', description: 'The account a secret key names.' },
+      { name: 'health', description: 'Liveness, readiness, this document.' },
+    ],
     paths: {
       '/api/orders/create': {
         post: {
-          operationId: 'createOrder',
+          operationId: 'createOrder', tags: ['orders'],
           summary: 'Create a COD order',
           description:
             'Mode 1: `landing_page_id`, no credential. Mode 2: `store_id` + `product_id` with a publishable key ' +
@@ -64,11 +78,11 @@ export function buildOpenApi(baseUrl: string): Json {
             '500': error('Internal error (details only in the server log).'),
           },
         },
-        options: { operationId: 'createOrderPreflight', summary: 'CORS preflight', security: [], responses: { '204': { description: 'Preflight answer.' } } },
+        options: { operationId: 'createOrderPreflight', tags: ['orders'], summary: 'CORS preflight', security: [], responses: { '204': { description: 'Preflight answer.' } } },
       },
       '/api/geo/cities': {
         get: {
-          operationId: 'listCities',
+          operationId: 'listCities', tags: ['geo'],
           summary: 'Regions and cities of a country',
           description: `Official datasets: AR, CL, CO, EC, GT, MX, PE, PY. Other ISO codes answer official:false. Cacheable ${CITIES_MAX_AGE_S} s, strong ETag, gzip/br.`,
           security: [],
@@ -83,14 +97,14 @@ export function buildOpenApi(baseUrl: string): Json {
             '500': error('Internal error.'),
           },
         },
-        options: { operationId: 'listCitiesPreflight', summary: 'CORS preflight', security: [], responses: { '204': { description: 'Preflight answer.' } } },
+        options: { operationId: 'listCitiesPreflight', tags: ['geo'], summary: 'CORS preflight', security: [], responses: { '204': { description: 'Preflight answer.' } } },
       },
       '/healthz': {
-        get: { operationId: 'healthz', summary: 'Liveness', security: [], responses: { '200': { description: 'Alive.', content: json(ref('HealthResponse')) } } },
+        get: { operationId: 'healthz', tags: ['health'], summary: 'Liveness', security: [], responses: { '200': { description: 'Alive.', content: json(ref('HealthResponse')) } } },
       },
       '/readyz': {
         get: {
-          operationId: 'readyz',
+          operationId: 'readyz', tags: ['health'],
           summary: 'Readiness: database reachable, migrations current',
           security: [],
           responses: { '200': { description: 'Ready.', content: json(ref('ReadyResponse')) }, '503': error('Not ready.') },
@@ -98,7 +112,7 @@ export function buildOpenApi(baseUrl: string): Json {
       },
       '/api/fulfillment/webhook': {
         post: {
-          operationId: 'fulfillmentWebhook',
+          operationId: 'fulfillmentWebhook', tags: ['fulfillment'],
           summary: 'Status report from the fulfillment platform (docs/fulfillment-platform.md)',
           description:
             'Signed with `X-Codrail-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` and the shared secret (CODRAIL_FULFILLMENT_WEBHOOK_SECRET); older or newer than 5 minutes is refused. A repeated `event_id` is acknowledged and ignored.',
@@ -123,7 +137,7 @@ export function buildOpenApi(baseUrl: string): Json {
       },
       '/api/whatsapp/webhook': {
         post: {
-          operationId: 'whatsappWebhook',
+          operationId: 'whatsappWebhook', tags: ['whatsapp'],
           summary: 'Message statuses from the WhatsApp Cloud API (sent, delivered, read, failed)',
           description:
             "Meta's webhook payload (`entry[].changes[].value.statuses[]`), signed with `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>` and the app secret (CODRAIL_WHATSAPP_APP_SECRET). Statuses only move forward; repeats change nothing.",
@@ -146,7 +160,7 @@ export function buildOpenApi(baseUrl: string): Json {
           },
         },
         get: {
-          operationId: 'whatsappWebhookVerify',
+          operationId: 'whatsappWebhookVerify', tags: ['whatsapp'],
           summary: "Meta's webhook subscription handshake",
           description: 'Answers `hub.challenge` as text when `hub.mode=subscribe` and `hub.verify_token` equals CODRAIL_WHATSAPP_VERIFY_TOKEN.',
           security: [],
@@ -161,7 +175,7 @@ export function buildOpenApi(baseUrl: string): Json {
       ...account.paths,
       '/l/{slug}': {
         get: {
-          operationId: 'landingPage',
+          operationId: 'landingPage', tags: ['landing pages'],
           summary: 'A published landing page (HTML)',
           description: `Server-rendered page with the product, its packs and the cash-on-delivery form; an unknown or unpublished slug answers a 404 HTML page. Cache-Control public, max-age ${LANDING_MAX_AGE_S}; strong ETag per version (304); gzip/br.`,
           security: [],
@@ -169,7 +183,7 @@ export function buildOpenApi(baseUrl: string): Json {
           responses: { '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } }, '304': { description: 'Not modified.' }, '404': { description: 'No such published page (HTML).', content: { 'text/html': { schema: { type: 'string' } } } } },
         },
         post: {
-          operationId: 'landingFormOrder',
+          operationId: 'landingFormOrder', tags: ['landing pages'],
           summary: 'The page’s form posted without script',
           description: 'application/x-www-form-urlencoded: the order fields and `pack`; priced from the pack. Answers the confirmation page, or the form again with its errors (400, 429 with Retry-After).',
           security: [],
@@ -185,7 +199,7 @@ export function buildOpenApi(baseUrl: string): Json {
       },
       '/checkout.js': {
         get: {
-          operationId: 'checkoutScript',
+          operationId: 'checkoutScript', tags: ['checkout'],
           summary: 'The embeddable checkout script',
           description: 'Enhances a landing page’s form, and renders the order form into `<div data-codrail-checkout data-key data-store data-product>` on a merchant’s site (mode 2).',
           security: [],
@@ -194,7 +208,7 @@ export function buildOpenApi(baseUrl: string): Json {
       },
       '/api/checkout/products/{product_id}': {
         get: {
-          operationId: 'checkoutProduct',
+          operationId: 'checkoutProduct', tags: ['checkout'],
           summary: 'A product’s packs and prices, and its order form, for a publishable key',
           description: `The key's store, product and origin rules apply (403 otherwise); CORS reflects the allowed origin. Cache-Control public, max-age ${CHECKOUT_PRODUCT_MAX_AGE_S}.`,
           security: [{ publishableKey: [] }],
@@ -210,10 +224,17 @@ export function buildOpenApi(baseUrl: string): Json {
             '404': error('No such active product with packs in the store.'),
           },
         },
-        options: { operationId: 'checkoutProductPreflight', summary: 'CORS preflight', security: [], responses: { '204': { description: 'Preflight answer.' } } },
+        options: {
+          operationId: 'checkoutProductPreflight',
+          tags: ['checkout'],
+          summary: 'CORS preflight',
+          security: [],
+          parameters: [{ name: 'product_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+          responses: { '204': { description: 'Preflight answer.' } },
+        },
       },
       '/openapi.json': {
-        get: { operationId: 'openapi', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.0.3 document.', content: json({ type: 'object' }) } } },
+        get: { operationId: 'openapi', tags: ['health'], summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.0.3 document.', content: json({ type: 'object' }) } } },
       },
     },
     components: {

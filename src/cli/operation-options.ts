@@ -77,6 +77,10 @@ export const CLI_OVERRIDES: Readonly<Record<string, Readonly<Record<string, Opti
   list_api_keys: { store_id: { flag: '--store <id>' } },
   create_publishable_key: { allowed_domains: { flag: '--domain <host>', repeat: true }, allowed_products: { flag: '--product <id>', repeat: true } },
   create_secret_key: { scopes: { flag: '--scope <scope>', repeat: true } },
+  create_webhook_endpoint: { event_types: { flag: '--event <type>', repeat: true } },
+  update_webhook_endpoint: { event_types: { flag: '--event <type>', repeat: true } },
+  // The issue's spelling: `codrail webhooks replay --event ID | --since TIME`.
+  replay_webhook_events: { event_id: { flag: '--event <id>' }, endpoint_id: { flag: '--endpoint <id>' } },
   update_api_key: { allowed_domains: { flag: '--domain <host>', repeat: true }, allowed_products: { flag: '--product <id>', repeat: true } },
 };
 
@@ -91,4 +95,5 @@ export const OPERATION_GROUPS: Readonly<Record<string, string>> = {
   orders: 'orders: list, show, search, resolve-city, set-status, update-buyer, cancel, note, events, push, push-confirmed, sync',
   fulfillment: 'fulfillment push: list, replay, sync, connection (per-store credentials), products (platform catalog), and a local platform simulator',
   whatsapp: "WhatsApp notifications to buyers: a store's settings and templates, previews, sends, message statuses, and a local Cloud API simulator",
+  webhooks: "signed events to the seller's own systems: endpoints (add, list, rotate-secret, disable, enable, remove, test), deliveries, events, replay",
 };

@@ -94,7 +94,7 @@ function registerOperation(program: Command, op: Operation, jsonSchema: JsonSche
       const caller = account === undefined ? OPERATOR : operatorAs(account.toLowerCase());
       return op.run(app, caller, parseWith(op.input, input));
     });
-    if (op.revealsSecret && !globals(command).json) process.stderr.write('Store this key now: it is shown once and only its SHA-256 hash is kept.\n');
+    if (op.revealsSecret !== undefined && !globals(command).json) process.stderr.write(`${op.revealsSecret}\n`);
     if (isPage(result)) {
       print(globals(command), result.items);
       if (result.has_more) process.stderr.write(`more: add --cursor ${result.next_cursor}\n`);

@@ -31,6 +31,8 @@ export function register(program: Command): void {
     .option('--rate-phone-per-hour <n>', 'order requests per buyer phone per hour (CODRAIL_RATE_PHONE_PER_HOUR, default 5)')
     .option('--rate-register-per-hour <n>', 'OAuth client registrations per client IP per hour (CODRAIL_RATE_REGISTER_PER_HOUR, default 20)')
     .option('--headers-timeout-ms <n>', 'how long a client may take to send its request headers before a 408 (CODRAIL_HEADERS_TIMEOUT_MS, default 10000, at most 30000)')
+    .option('--webhook-timeout-ms <n>', "a webhook delivery's deadline over connect, headers and body (CODRAIL_WEBHOOK_TIMEOUT_MS, default 10000)")
+    .option('--webhook-backoff-ms <n>', 'first delay between two tries of a webhook delivery, doubling to an hour (CODRAIL_WEBHOOK_BACKOFF_MS, default 5000)')
     .option('--shutdown-grace-ms <n>', 'on SIGTERM, how long requests in flight may take before they are cut (CODRAIL_SHUTDOWN_GRACE_MS, default 10000)')
     .option('--whole-currencies <list>', 'currencies whose prices must be whole, e.g. COP (CODRAIL_WHOLE_CURRENCIES; default none: ISO 4217 decimals)')
     .option('--demo', 'load the demo account, store, product, landing and a fresh test key, and print a curl')
@@ -51,7 +53,7 @@ export async function loadRoutes() {
 
 export async function serve(flags: ServeOptions & { db?: string | undefined }): Promise<void> {
   // Loaded when serving, not when the CLI starts (`codrail --help` stays fast, SPEC 14).
-  const [{ migrate, openApp }, { createHttpServer }, routes, { runDemo }, { sweepExpired }, { startPushWorker, startWhatsappWorker }, { startMetricsServer }] = await Promise.all([
+  const [{ migrate, openApp }, { createHttpServer }, routes, { runDemo }, { sweepExpired }, { startPushWorker, startWhatsappWorker, startWebhookWorker }, { startMetricsServer }] = await Promise.all([
     import('../app.ts'),
     import('../http/server.ts'),
     loadRoutes(),
@@ -129,6 +131,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
   process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled promise rejection (a bug): logged, serving goes on'));
   const worker = startPushWorker(deps);
   const whatsappWorker = startWhatsappWorker(deps);
+  const webhookWorker = startWebhookWorker(deps);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -136,7 +139,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
     stopping = true;
     clearInterval(sweep);
     app.log.info({ signal }, 'shutting down: draining requests');
-    await Promise.all([http.close(), worker?.stop(), whatsappWorker?.stop(), metrics?.close()]);
+    await Promise.all([http.close(), worker?.stop(), whatsappWorker?.stop(), webhookWorker.stop(), metrics?.close()]);
     await app.close();
     app.log.flush();
     process.exit(0);

@@ -22,6 +22,9 @@ export interface PlatformAccess {
   source: 'store' | 'default';
 }
 
+/** Where a store's pushes go, for the outbox's circuit (src/outbox/circuit.ts): its platform connection. */
+export const platformDestination = (storeId: string) => `platform:${storeId}`;
+
 /** The additional authenticated data of a store's sealed token: it opens on this row only. */
 export const connectionContext = (storeId: string) => `fulfillment_connections.token_sealed:${storeId}`;
 

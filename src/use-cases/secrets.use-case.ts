@@ -9,6 +9,8 @@ import { allSigningKeySecrets, sealSigningKey } from '../db/queries/oauth.querie
 import { signingKeyContext } from './oauth/signing-keys.ts';
 import { allWhatsappTokens, resealWhatsappToken } from '../db/queries/whatsapp.queries.ts';
 import { whatsappTokenContext } from '../whatsapp/senders.ts';
+import { allEndpointSecrets, updateEndpoint } from '../db/queries/webhooks.queries.ts';
+import { endpointSecretContext } from '../webhooks/endpoint-secrets.ts';
 
 export async function rotateSecrets(deps: Pick<Deps, 'db' | 'secrets'>) {
   const box = deps.secrets.box();
@@ -40,6 +42,22 @@ export async function rotateSecrets(deps: Pick<Deps, 'db' | 'secrets'>) {
       resealed++;
     } catch (error) {
       failed.push({ store_id: `${row.store_id} (WhatsApp token)`, error: (error as Error).message });
+    }
+  }
+  // Webhook endpoints' signing secrets, the previous one of a rotation too (issue 21 §5).
+  for (const row of await allEndpointSecrets(deps.db)) {
+    const sealed = [row.secret_sealed, row.previous_secret_sealed].filter((x): x is string => x !== null);
+    if (!sealed.some((x) => box.isStale(x))) {
+      current++;
+      continue;
+    }
+    try {
+      const context = endpointSecretContext(row.id);
+      const reseal = (x: string | null) => (x === null ? null : box.seal(box.open(x, context), context));
+      await updateEndpoint(deps.db, row.id, { secret_sealed: reseal(row.secret_sealed)!, previous_secret_sealed: reseal(row.previous_secret_sealed) });
+      resealed++;
+    } catch (error) {
+      failed.push({ store_id: `webhook endpoint ${row.id}`, error: (error as Error).message });
     }
   }
   // The OAuth signing keys' private halves (issue 13 §4), sealed in clear rows by older releases too.

@@ -33,6 +33,25 @@ describe('GET /openapi.json', () => {
   after(() => server.close());
 
   describe('the document', () => {
+    test('every operation is tagged with a declared resource, and the account API is not one tag for all (issue 21 §8)', () => {
+      const declared = new Set((doc as unknown as { tags: { name: string }[] }).tags.map((t) => t.name));
+      const byTag = new Map<string, number>();
+      for (const [path, item] of Object.entries(doc.paths))
+        for (const method of HTTP_METHODS) {
+          const op = (item as Record<string, { tags?: string[]; operationId?: string } | undefined>)[method];
+          if (!op) continue;
+          assert.ok(op.tags?.length === 1 && declared.has(op.tags[0]!), `${method.toUpperCase()} ${path} (${op.operationId}) has tags ${JSON.stringify(op.tags)}`);
+          if (path.startsWith('/api/v1/')) byTag.set(op.tags[0]!, (byTag.get(op.tags[0]!) ?? 0) + 1);
+        }
+      assert.ok(byTag.size >= 8, `the /api/v1 operations spread over resources: ${JSON.stringify(Object.fromEntries(byTag))}`);
+      assert.ok((byTag.get('webhooks') ?? 0) >= 10);
+    });
+
+    test('the CORS preflight of a checkout product declares its path parameter', () => {
+      const preflight = (doc.paths['/api/checkout/products/{product_id}'] as Record<string, { parameters?: { name: string; in: string }[] }>).options;
+      assert.deepEqual(preflight?.parameters?.map((p) => [p.name, p.in]), [['product_id', 'path']]);
+    });
+
     test('the document is served as JSON and declares OpenAPI 3.0.3 with interface version 1.0.0', async () => {
       const res = await fetch(`${server.url}/openapi.json`);
       assert.match(res.headers.get('content-type') ?? '', /^application\/json/);

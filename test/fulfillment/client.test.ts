@@ -13,7 +13,7 @@ import { PlatformClient } from '../../src/fulfillment/client.ts';
 import { OutboundClient } from '../../src/http/outbound/outbound-client.ts';
 import { OutboundError } from '../../src/http/outbound/outbound-error.ts';
 import { classifyFailure, type AttemptFailure, type FailureClass } from '../../src/outbox/attempt-failure.ts';
-import { backoffMs } from '../../src/fulfillment/worker.ts';
+import { backoffMs as outboxBackoff } from '../../src/outbox/outbox-loop.ts';
 import { platformOrderBody } from '../helpers/platform.ts';
 import { FULFILLMENT_BACKOFF_MAX_MS } from '../../src/limits.ts';
 
@@ -247,6 +247,9 @@ describe('PlatformClient without a platform', () => {
     }
   });
 });
+
+/** The outbox's backoff with the fulfillment cap (--fulfillment-backoff-max-ms's default). */
+const backoffMs = (attempt: number, baseMs: number, random?: () => number) => outboxBackoff(attempt, baseMs, FULFILLMENT_BACKOFF_MAX_MS, random);
 
 describe('backoffMs', () => {
   const BASE = 1_000;

@@ -1,7 +1,9 @@
 // Issue 13 §1: a platform outage needs no operator. A push gives up by time (--fulfillment-give-up-after),
 // not after a count of tries, so an outage longer than the old 10-try budget heals by itself once the
 // platform is back, each order reaching it exactly once with no replay; and a try looks the order up
-// only when an earlier one may have created it.
+// only when an earlier one may have created it. Issue 21 §2: during the outage the store's circuit is
+// open — one probe at a time instead of every push retrying — and the probe that finds the platform
+// back makes every waiting push due at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -12,6 +14,7 @@ import { until } from '../helpers/wait.ts';
 import { startSimulator } from '../../src/fulfillment/simulator.ts';
 import { startPushWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
 import { listPushJobs } from '../../src/use-cases/fulfillment/fulfillment.use-case.ts';
+import { platformDestination } from '../../src/fulfillment/connections.ts';
 import { OPEN_LIMITS, nextPhone } from '../api/orders/order-kit.ts';
 import { buyer, call, connect } from '../mcp/mcp-kit.ts';
 
@@ -22,13 +25,13 @@ function requestLog() {
     log: (line: string) => lines.push(line),
     lookups: () => lines.filter((l) => /^GET \/orders\?external_ref=/.test(l)).length,
     created: () => lines.filter((l) => /^POST \/orders → 201$/.test(l)).length,
+    refused: () => lines.filter((l) => /^POST \/orders → 500$/.test(l)).length,
   };
 }
 
 test('a platform down for longer than ten tries used to last comes back: every order reaches it once, with no replay and no look-up', async () => {
-  // Backoff shortened as an operator would to rehearse it: 10 ms doubling, capped at 100 ms. The
-  // outage lasts until every push has tried more than ten times (the old budget), however long that
-  // takes on this machine; then the platform answers again, on the same connections.
+  // Backoff shortened as an operator would to rehearse it: 10 ms doubling, capped at 100 ms: the old
+  // 10-try budget would have been spent in about half a second.
   let down = true;
   const requests = requestLog();
   // failRate 1 with the test's own draw: every request fails (500) while down, none once it is back.
@@ -37,12 +40,15 @@ test('a platform down for longer than ten tries used to last comes back: every o
   const worker = startPushWorker(server.deps)!;
   try {
     const shop = await seedShop(server.deps);
+    const destination = platformDestination(shop.storeId);
     const client = await connect(server.url, shop.secretKey);
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) ids.push((await call(client, 'create_order', { store_id: shop.storeId, product_id: shop.productId, buyer: buyer({ telefono: nextPhone() }), idempotency_key: `outage-${i}` })).value.id);
     await client.close();
-    // Until every push has tried more often than the old budget allowed (10), however fast the machine is.
-    await until('every push past 10 tries', async () => (await listPushJobs(server.deps, undefined, 100)).jobs.every((j) => j.attempts > 10));
+    // The circuit opens after a few failures; then two probes fail, one request each, while every push waits.
+    await until('the store\'s circuit to open', () => worker.circuits.isOpen(destination));
+    const atOpen = requests.refused();
+    await until('two probes to fail', () => requests.refused() >= atOpen + 2);
 
     const askedAt = Date.now();
     const during = await listPushJobs(server.deps, undefined, 100);
@@ -53,13 +59,17 @@ test('a platform down for longer than ten tries used to last comes back: every o
     const since = Date.parse(during.backlog.oldest_pending_since!);
     const age = during.backlog.oldest_pending_age_s!;
     assert.ok(Math.round((askedAt - since) / 1000) <= age && age <= Math.round((answeredAt - since) / 1000), JSON.stringify({ ...during.backlog, askedAt, answeredAt }));
-    assert.ok(during.jobs.every((j) => j.attempts > 10), `every push outlived the old 10-try budget: ${during.jobs.map((j) => j.attempts).join(',')}`);
+    assert.ok(worker.circuits.isOpen(destination), 'still open: probes only');
+    assert.ok(requests.refused() < 20 * 10, `the open circuit spared the platform: ${requests.refused()} requests, not 20 pushes × 10 tries`);
     assert.equal(requests.created(), 0, 'nothing reached the platform during the outage');
     assert.equal(requests.lookups(), 0, 'a 500 is a known failure: no try looked the order up');
 
-    // The platform comes back.
+    // The platform comes back: the next probe succeeds and every waiting push is due at once.
     down = false;
     await until('every push done', async () => (await listPushJobs(server.deps, 'done', 100)).jobs.length === 20);
+    assert.equal(worker.circuits.isOpen(destination), false);
+    // The probe closed the circuit and released the store's waiting pushes (due now whatever their backoff said).
+    assert.ok(server.logs.some((l) => l.destination === destination && typeof l.released === 'number'), 'the circuit closed on the successful probe');
     const counts = new Map<string, number>();
     for (const o of sim.orders()) counts.set(o.external_ref, (counts.get(o.external_ref) ?? 0) + 1);
     assert.deepEqual(ids.filter((id) => counts.get(id) !== 1), [], 'each order reached the platform exactly once');

@@ -140,7 +140,7 @@ describe('the WhatsApp worker, the status webhook and the simulator', () => {
       assert.equal(stored.attempts, 1);
       assert.deepEqual(await receivedBy(message.to), []);
       const failed = (await eventsOf(server.deps, message.order_id)).filter((e) => e.type === 'whatsapp.failed');
-      assert.deepEqual(failed.map((e) => JSON.parse(e.data)), [{ message_id: message.id, error: 'the store has no WhatsApp phone_number_id (update_whatsapp_settings)' }]);
+      assert.deepEqual(failed.map((e) => JSON.parse(e.data)), [{ message_id: message.id, error: 'the store has no WhatsApp phone_number_id (update_whatsapp_settings)', attempts: 1 }]);
       assert.equal((await ok(client, 'list_whatsapp_messages', { order_id: message.order_id })).items[0].last_error, stored.last_error);
     });
   });

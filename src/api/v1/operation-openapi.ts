@@ -60,8 +60,8 @@ export function operationPaths(operations: readonly Operation[]): { paths: Recor
       [method.toLowerCase()]: {
         operationId: op.name,
         summary: op.title,
-        description: `${op.description} MCP tool: \`${op.name}\`.`,
-        tags: ['account'],
+        description: op.mcp === false ? `${op.description} REST and CLI only (not an MCP tool).` : `${op.description} MCP tool: \`${op.name}\`.`,
+        tags: [op.tag ?? 'account'],
         security: [{ secretKey: [] }],
         ...(parameters.length && { parameters }),
         ...(requestBody && { requestBody }),

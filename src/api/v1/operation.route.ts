@@ -78,7 +78,7 @@ function handlerFor(op: Operation, method: Method): (ctx: RequestContext) => Pro
     const run = () => op.run(deps, caller, input);
     const status = op.creates ? 201 : 200;
     if (op.creates && !ownKey && idemKey !== undefined) {
-      const { value, replayed } = await runIdempotent(deps, { scope: `v1:${caller.accountId}`, key: idemKey, request: [op.name, input], secret: op.revealsSecret === true }, run);
+      const { value, replayed } = await runIdempotent(deps, { scope: `v1:${caller.accountId}`, key: idemKey, request: [op.name, input], secret: op.revealsSecret !== undefined }, run);
       sendJson(ctx, replayed ? 200 : status, { success: true, data: value }, replayed ? { 'Idempotent-Replayed': 'true' } : {});
       return;
     }

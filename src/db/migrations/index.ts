@@ -10,6 +10,7 @@ import * as pushGiveUp from './0008-push-give-up.migration.ts';
 import * as clientMetadata from './0009-client-metadata-documents.migration.ts';
 import * as keyScopes from './0010-key-scopes.migration.ts';
 import * as whatsappSenders from './0011-whatsapp-senders.migration.ts';
+import * as outboxAndWebhooks from './0012-outbox-and-webhooks.migration.ts';
 
 /** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-client-metadata-documents': clientMetadata,
   '0010-key-scopes': keyScopes,
   '0011-whatsapp-senders': whatsappSenders,
+  '0012-outbox-and-webhooks': outboxAndWebhooks,
 };

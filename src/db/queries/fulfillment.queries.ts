@@ -1,91 +1,11 @@
-// The fulfillment outbox (SPEC 7): claim due jobs under a lease, finish, retry, kill, replay.
-import { sql, type Selectable } from 'kysely';
+// The fulfillment outbox's own reads and writes (SPEC 7): listings, replays, payloads, connections.
+// Claiming and settling jobs is the outbox machinery's (outbox.queries.ts), the same for every outbox.
+import type { Selectable } from 'kysely';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
 import type { FulfillmentConnectionsTable, FulfillmentJobState, FulfillmentJobsTable } from '../tables/index.ts';
-import type { IntentChange } from '../../outbox/intent.ts';
 
 export type JobRow = Selectable<FulfillmentJobsTable>;
-
-/**
- * Due jobs become in_flight with a lease and one more attempt, counted before anything is sent:
- * queued or failed jobs whose time came, and in_flight jobs whose lease ran out (a crash mid-push).
- */
-export async function claimDueJobs(tx: Tx, now: string, leaseUntil: string, limit: number): Promise<JobRow[]> {
-  const due = await tx
-    .selectFrom('fulfillment_jobs')
-    .select('id')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('state', 'in', ['queued', 'failed']), eb('next_attempt_at', '<=', now)]),
-        eb.and([eb('state', '=', 'in_flight'), eb('lease_until', '<', now)]),
-      ]),
-    )
-    .orderBy('next_attempt_at')
-    .limit(limit)
-    .execute();
-  if (due.length === 0) return [];
-  return tx
-    .updateTable('fulfillment_jobs')
-    .set(claimed(now, leaseUntil))
-    .where(
-      'id',
-      'in',
-      due.map((d) => d.id),
-    )
-    .returningAll()
-    .execute();
-}
-
-/**
- * What a claim writes: in flight under a lease, one more attempt, the give-up clock started. A job
- * reclaimed from an attempt whose lease ran out keeps (at least) one unknown outcome: its holder may
- * have acted before it recorded its intent, if it ran a release that recorded none.
- */
-const claimed = (now: string, leaseUntil: string) => ({
-  state: 'in_flight' as const,
-  lease_until: leaseUntil,
-  attempts: sql<number>`attempts + 1`,
-  first_attempt_at: sql<string>`coalesce(first_attempt_at, ${now})`,
-  unknown_outcome: sql<number>`case when state = 'in_flight' then max(unknown_outcome, 1) else unknown_outcome end`,
-  updated_at: now,
-});
-
-/** Only the holder of the lease may settle a job: a reclaimed job answers 0 rows here. */
-const held = (job: Pick<JobRow, 'id' | 'lease_until'>) => (qb: Tx | Db) =>
-  qb.updateTable('fulfillment_jobs').where('id', '=', job.id).where('state', '=', 'in_flight').where('lease_until', '=', job.lease_until);
-
-const one = (result: { numUpdatedRows: bigint }) => Number(result.numUpdatedRows) === 1;
-
-/**
- * Intent before effect (SPEC 7; src/outbox/intent.ts): before a request that may act on the platform
- * leaves, the job durably counts it. False when the lease was lost: the request must not leave.
- */
-export const recordIntent = async (db: Tx | Db, job: JobRow, now: string) => one(await held(job)(db).set({ unknown_outcome: sql<number>`unknown_outcome + 1`, updated_at: now }).executeTakeFirstOrThrow());
-
-/**
- * A holder that lost its lease after a request that may have acted (the platform created the order,
- * or its answer was lost) says so whatever the job's state now, unless the job is done: the next
- * holder, or a settle already made, must not take the order for absent.
- */
-export const reportIntentAfterLostLease = (db: Tx | Db, jobId: string, now: string) =>
-  db.updateTable('fulfillment_jobs').set({ unknown_outcome: sql<number>`unknown_outcome + 1`, updated_at: now }).where('id', '=', jobId).where('state', 'not in', ['done', 'cancelled']).execute();
-
-const intentsAfter = (change: IntentChange) =>
-  change === 'none_exist' ? 0 : change === 'resolve_own' ? sql<number>`max(unknown_outcome - 1, 0)` : sql<number>`unknown_outcome`;
-
-export const finishJob = async (tx: Tx, job: JobRow, remoteId: string | null, now: string) =>
-  one(await held(job)(tx).set({ state: 'done', remote_id: remoteId, lease_until: null, last_error: null, unknown_outcome: 0, updated_at: now }).executeTakeFirstOrThrow());
-
-export const retryJob = async (tx: Tx | Db, job: JobRow, error: string, nextAttemptAt: string, now: string, intents: IntentChange = 'keep') =>
-  one(await held(job)(tx).set({ state: 'failed', lease_until: null, last_error: error, next_attempt_at: nextAttemptAt, unknown_outcome: intentsAfter(intents), updated_at: now }).executeTakeFirstOrThrow());
-
-export const killJob = async (tx: Tx | Db, job: JobRow, error: string, now: string, intents: IntentChange = 'keep') =>
-  one(await held(job)(tx).set({ state: 'dead', lease_until: null, last_error: error, unknown_outcome: intentsAfter(intents), updated_at: now }).executeTakeFirstOrThrow());
-
-/** A claimed push whose order was cancelled meanwhile: it never goes out. */
-export const abandonJob = async (tx: Tx | Db, job: JobRow, now: string) =>
-  Number((await held(job)(tx).set({ state: 'cancelled', lease_until: null, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
 
 export interface JobListing extends JobRow {
   order_number: number;
@@ -160,17 +80,6 @@ export const rememberWebhookEvent = async (tx: Tx, row: { event_id: string; remo
 export const orderOfRemote = async (tx: Tx, remoteId: string, externalRef: string) =>
   (await tx.selectFrom('fulfillment_jobs').select('order_id').where('remote_id', '=', remoteId).executeTakeFirst())?.order_id ??
   (await tx.selectFrom('fulfillment_jobs').select('order_id').where('order_id', '=', externalRef).where('action', '=', 'push').where('state', '=', 'done').executeTakeFirst())?.order_id;
-
-/** Claims one job now (a tool's push or cancel), if it is not in flight under a live lease. */
-export async function claimJob(tx: Tx, jobId: string, now: string, leaseUntil: string): Promise<JobRow | undefined> {
-  return tx
-    .updateTable('fulfillment_jobs')
-    .set({ ...claimed(now, leaseUntil), next_attempt_at: now })
-    .where('id', '=', jobId)
-    .where((eb) => eb.or([eb('state', 'in', ['queued', 'failed']), eb.and([eb('state', '=', 'in_flight'), eb('lease_until', '<', now)])]))
-    .returningAll()
-    .executeTakeFirst();
-}
 
 export const findJob = (db: Db | Tx, jobId: string) => db.selectFrom('fulfillment_jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
 

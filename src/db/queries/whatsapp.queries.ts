@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
 import type { WhatsappMessageStatus, WhatsappMessagesTable, WhatsappNumbersTable, WhatsappSettingsTable } from '../tables/index.ts';
@@ -78,45 +78,6 @@ export const findMessage = (db: Db | Tx, id: string) => db.selectFrom('whatsapp_
 
 export const findMessageByKey = (db: Db | Tx, storeId: string, key: string) =>
   db.selectFrom('whatsapp_messages').selectAll().where('store_id', '=', storeId).where('idempotency_key', '=', key).executeTakeFirst();
-
-/**
- * Queued messages whose time came become `sending` under a lease, one attempt counted. A message
- * still `sending` after its lease (a crash mid-send) may have reached the buyer: it is failed with
- * that reason, never sent again (a person must not get the same message twice).
- */
-export async function claimDueMessages(tx: Tx, now: string, leaseUntil: string, limit: number): Promise<MessageRow[]> {
-  await tx
-    .updateTable('whatsapp_messages')
-    .set({ status: 'failed', lease_until: null, last_error: 'the send was interrupted and may have reached the buyer: not resent (send it again if needed)', updated_at: now })
-    .where('status', '=', 'sending')
-    .where('lease_until', '<', now)
-    .execute();
-  const due = await tx.selectFrom('whatsapp_messages').select('id').where('status', '=', 'queued').where('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit).execute();
-  if (due.length === 0) return [];
-  return tx
-    .updateTable('whatsapp_messages')
-    .set({ status: 'sending', lease_until: leaseUntil, attempts: sql<number>`attempts + 1`, updated_at: now })
-    .where(
-      'id',
-      'in',
-      due.map((d) => d.id),
-    )
-    .where('status', '=', 'queued')
-    .returningAll()
-    .execute();
-}
-
-const leased = (m: Pick<MessageRow, 'id' | 'lease_until'>) => (db: Db | Tx) =>
-  db.updateTable('whatsapp_messages').where('id', '=', m.id).where('status', '=', 'sending').where('lease_until', '=', m.lease_until);
-
-export const markMessageSent = async (db: Db | Tx, m: MessageRow, wamid: string, now: string) =>
-  Number((await leased(m)(db).set({ status: 'sent', wa_message_id: wamid, lease_until: null, last_error: null, sent_at: now, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
-
-export const retryMessage = async (db: Db | Tx, m: MessageRow, error: string, nextAttemptAt: string, now: string) =>
-  Number((await leased(m)(db).set({ status: 'queued', lease_until: null, last_error: error, next_attempt_at: nextAttemptAt, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
-
-export const failMessage = async (db: Db | Tx, m: MessageRow, error: string, now: string) =>
-  Number((await leased(m)(db).set({ status: 'failed', lease_until: null, last_error: error, updated_at: now }).executeTakeFirst()).numUpdatedRows) === 1;
 
 /** Only a queued message can be cancelled: one being sent may already be on its way. */
 export const cancelQueuedMessage = async (tx: Tx, id: string, now: string) =>

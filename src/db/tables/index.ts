@@ -12,7 +12,7 @@ import type {
   OAuthSessionsTable,
   OAuthSigningKeysTable,
 } from './oauth.table.ts';
-import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentConnectionsTable, FulfillmentWebhookEventsTable, RateLimitsTable, WhatsappMessagesTable, WhatsappNumbersTable, WhatsappSettingsTable } from './platform.table.ts';
+import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentConnectionsTable, FulfillmentWebhookEventsTable, RateLimitsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable, WhatsappMessagesTable, WhatsappNumbersTable, WhatsappSettingsTable } from './platform.table.ts';
 
 export type * from './accounts.table.ts';
 export type * from './stores.table.ts';
@@ -42,6 +42,10 @@ export interface Database {
   whatsapp_settings: WhatsappSettingsTable;
   whatsapp_messages: WhatsappMessagesTable;
   whatsapp_numbers: WhatsappNumbersTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   fulfillment_connections: FulfillmentConnectionsTable;
   oauth_redirects: OAuthRedirectsTable;
   oauth_clients: OAuthClientsTable;

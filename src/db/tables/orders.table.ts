@@ -82,6 +82,8 @@ export interface FulfillmentJobsTable {
    * what is known; above 0 the next try looks the order up before it acts again.
    */
   unknown_outcome: number;
+  /** The outbox destination (its circuit): `platform:<store id>`. */
+  destination: string;
   created_at: string;
   updated_at: string;
 }

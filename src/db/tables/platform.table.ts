@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 export type CatalogKind = 'official' | 'fulfillment';
 
 /** A store's WhatsApp notification settings (issue 12). */
@@ -115,4 +116,86 @@ export interface WhatsappMessagesTable {
   sent_at: string | null;
   delivered_at: string | null;
   read_at: string | null;
+  /** The outbox machinery's give-up clock and intent count (src/outbox). */
+  first_attempt_at: string | null;
+  unknown_outcome: number;
+  /** The outbox destination (its circuit): `whatsapp:<store id>`. */
+  destination: string;
+}
+
+/** A seller's webhook endpoint (issue 21): where a store's events are delivered, signed. */
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  store_id: string;
+  url: string;
+  description: string | null;
+  /** JSON array of event types, or ["*"] for every one. */
+  event_types: string;
+  /** The signing secret (whsec_…), sealed with AES-256-GCM: shown once, never stored in clear. */
+  secret_sealed: string;
+  /** During a rotation's grace period the old secret signs too, until this time. */
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: string | null;
+  status: 'enabled' | 'disabled';
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  /** The first failed delivery since the last success; failing for days disables the endpoint. */
+  failing_since: string | null;
+  last_success_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An event as delivered (issue 21): its body is written once, in the transaction of the change. */
+export interface WebhookEventsTable {
+  /** Order of events: one order's deliveries go out in this order. */
+  seq: Generated<number>;
+  id: string;
+  account_id: string;
+  store_id: string;
+  order_id: string | null;
+  type: string;
+  livemode: number;
+  body: string;
+  created_at: string;
+}
+
+export type WebhookDeliveryState = 'queued' | 'in_flight' | 'failed' | 'delivered' | 'dead' | 'cancelled';
+
+/** One event to one endpoint: a row of the webhooks outbox. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  event_seq: number;
+  endpoint_id: string;
+  /** The order id (its events go out in order), or the event id for an event without an order. */
+  ordering_key: string;
+  state: WebhookDeliveryState;
+  attempts: number;
+  next_attempt_at: string;
+  lease_until: string | null;
+  last_error: string | null;
+  first_attempt_at: string | null;
+  unknown_outcome: number;
+  /** `webhook:<endpoint id>`. */
+  destination: string;
+  last_status: number | null;
+  last_latency_ms: number | null;
+  delivered_at: string | null;
+  /** 1 for a `webhooks test` delivery: tried once, its failure is final and does not count against the endpoint. */
+  once: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The delivery log: one row per try. */
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  at: string;
+  /** The HTTP status the endpoint answered; null when it did not answer. */
+  status: number | null;
+  latency_ms: number;
+  error: string | null;
 }

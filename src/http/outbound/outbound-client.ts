@@ -88,6 +88,22 @@ export class OutboundClient {
     }) as unknown as LookupFunction;
   }
 
+  /**
+   * Whether every address a host has now is one this policy may reach: the check of a URL when it is
+   * saved (a webhook endpoint). Each request checks again on the address it connects to.
+   */
+  async hostAllowed(hostname: string, policy: AddressPolicy): Promise<{ ok: true } | { ok: false; reason: string }> {
+    const host = hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host)) return addressAllowed(policy, host) ? { ok: true } : { ok: false, reason: `${host} is not a public address` };
+    return new Promise((resolve) =>
+      this.#resolve(host, (error, addresses) => {
+        if (error || addresses.length === 0) return resolve({ ok: false, reason: `${host} does not resolve (${error?.code ?? 'no address'})` });
+        const refused = addresses.find((a) => !addressAllowed(policy, a.address));
+        resolve(refused ? { ok: false, reason: `${host} resolves to ${refused.address}, which is not a public address` } : { ok: true });
+      }),
+    );
+  }
+
   /** Sends a request; resolves with a 2xx answer, or fails with OutboundError. */
   async send(request: OutboundRequest): Promise<OutboundResponse> {
     const deadline = Date.now() + request.deadlineMs;

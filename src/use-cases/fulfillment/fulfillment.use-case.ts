@@ -5,12 +5,11 @@ import type { Deps } from '../../app.ts';
 import type { FulfillmentJobState } from '../../db/tables/index.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { countJobsByState, listJobs, pushBacklog, pushedOpenOrders, requeueJobs } from '../../db/queries/fulfillment.queries.ts';
-import { findOrder, insertEvent } from '../../db/queries/orders.queries.ts';
+import { findOrder } from '../../db/queries/orders.queries.ts';
 import type { PlatformClient } from '../../fulfillment/client.ts';
 import { OutboundError } from '../../http/outbound/outbound-error.ts';
 import { AttemptFailure } from '../../outbox/attempt-failure.ts';
 import { platformFor } from '../../fulfillment/connections.ts';
-import { buyerNotifier } from '../whatsapp/buyer-messages.ts';
 import { applyStatusReport } from '../../fulfillment/apply-status.ts';
 import { AppError, fieldError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
@@ -53,7 +52,7 @@ export async function listPushJobs(deps: Pick<Deps, 'db' | 'clock'>, state: stri
   };
 }
 
-export async function replayPushes(deps: Pick<Deps, 'db' | 'clock'>, target: { order?: string | undefined; storeId?: string | undefined; allDead?: boolean | undefined }, actor: string) {
+export async function replayPushes(deps: Pick<Deps, 'db' | 'clock' | 'orderEvents'>, target: { order?: string | undefined; storeId?: string | undefined; allDead?: boolean | undefined }, actor: string) {
   if (!target.order === !target.allDead) throw new AppError('invalid_input', 'Give either --order ID or --all-dead', [{ field: 'order', message: 'one of --order or --all-dead' }]);
   const orderId = target.order ? (await findOrderArg(deps, target.order, target.storeId)).id : undefined;
   const now = deps.clock.now().toISOString();
@@ -61,7 +60,7 @@ export async function replayPushes(deps: Pick<Deps, 'db' | 'clock'>, target: { o
     const rows = await requeueJobs(tx, orderId ? { orderId } : { state: 'dead' }, now);
     for (const row of rows) {
       const order = (await findOrder(tx, row.order_id))!;
-      await insertEvent(tx, { id: newId(), order_id: row.order_id, store_id: order.store_id, type: 'fulfillment.replayed', actor, data: '{}', created_at: now });
+      await deps.orderEvents.record(tx, { order_id: row.order_id, store_id: order.store_id, type: 'fulfillment.replayed', actor, data: {}, created_at: now });
     }
     return rows;
   });
@@ -69,7 +68,7 @@ export async function replayPushes(deps: Pick<Deps, 'db' | 'clock'>, target: { o
 }
 
 /** Pulls each pushed, unfinished order's status from the platform and applies it. */
-export async function syncStatuses(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'secrets' | 'nudge' | 'outbound'>, pageSize = LIST_MAX_LIMIT) {
+export async function syncStatuses(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'secrets' | 'nudge' | 'outbound' | 'orderEvents'>, pageSize = LIST_MAX_LIMIT) {
   const { config } = deps;
   if (!config.fulfillmentUrl) throw new AppError('conflict', 'No fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
   // Each store reads with the credentials that pushed its orders.
@@ -78,7 +77,6 @@ export async function syncStatuses(deps: Pick<Deps, 'db' | 'clock' | 'config' | 
     if (!clients.has(storeId)) clients.set(storeId, platformFor(deps, storeId).then((a) => a!.client));
     return clients.get(storeId)!;
   };
-  const notify = buyerNotifier(deps);
   let changed = 0;
   let checked = 0;
   const errors: { order_id: string; error: string }[] = [];
@@ -93,7 +91,7 @@ export async function syncStatuses(deps: Pick<Deps, 'db' | 'clock' | 'config' | 
       try {
         const remote = await (await clientOf(order.store_id)).get(order.remote_id!);
         const now = deps.clock.now().toISOString();
-        const outcome = await writeTransaction(deps.db, (tx) => applyStatusReport(tx, order.id, remote.status, { via: 'sync', actor: 'sync', remoteId: remote.id, tracking: remote.tracking_number }, now, notify));
+        const outcome = await writeTransaction(deps.db, (tx) => applyStatusReport(deps.orderEvents, tx, order.id, remote.status, { via: 'sync', actor: 'sync', remoteId: remote.id, tracking: remote.tracking_number }, now));
         if (outcome?.moved || remote.status !== order.fulfillment_status) changed++;
       } catch (error) {
         errors.push({ order_id: order.id, error: error instanceof OutboundError || error instanceof AttemptFailure ? error.message : String(error) });

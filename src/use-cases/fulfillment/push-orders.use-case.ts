@@ -6,37 +6,39 @@
 import type * as v from 'valibot';
 import type { Deps } from '../../app.ts';
 import { writeTransaction } from '../../db/transaction.ts';
-import { claimJob, confirmedUnpushed, findJob, pushedOpenOrdersOfStore, requeueJob, type JobRow } from '../../db/queries/fulfillment.queries.ts';
-import { findJobByOrder, findOrder, insertEvent } from '../../db/queries/orders.queries.ts';
+import { confirmedUnpushed, findJob, pushedOpenOrdersOfStore, requeueJob, type JobRow } from '../../db/queries/fulfillment.queries.ts';
+import { findJobByOrder, findOrder } from '../../db/queries/orders.queries.ts';
 import { applyStatusReport } from '../../fulfillment/apply-status.ts';
 import { OutboundError } from '../../http/outbound/outbound-error.ts';
 import { platformFor } from '../../fulfillment/connections.ts';
-import { attemptJob, leaseMs } from '../../fulfillment/worker.ts';
+import { fulfillmentKind } from '../../fulfillment/worker.ts';
+import { Outbox } from '../../outbox/outbox.ts';
 import { fulfillmentError, invalidState } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { FULFILLMENT_TOOL_WAIT_MS, PUSH_BATCH_DEFAULT, PUSH_BATCH_MAX, SYNC_MAX_ORDERS } from '../../limits.ts';
 import type { Caller } from '../caller.ts';
 import { notFoundIn, orderOf, storeOf } from '../tenancy.ts';
 import { decodeCursor, encodeCursor } from '../pagination.ts';
-import { buyerNotifier } from '../whatsapp/buyer-messages.ts';
 import { notConnected, platformFailure } from './connection.use-case.ts';
 import type { PushConfirmedOrdersInput, PushOrderInput, PushResult, SyncFulfillmentStatusInput, SyncResult } from './fulfillment.schemas.ts';
 
 type Out<S extends v.GenericSchema> = v.InferOutput<S>;
-type PushDeps = Pick<Deps, 'db' | 'config' | 'clock' | 'log' | 'secrets' | 'nudge' | 'outbound' | 'failpoints'>;
+type PushDeps = Pick<Deps, 'db' | 'config' | 'clock' | 'log' | 'secrets' | 'nudge' | 'outbound' | 'failpoints' | 'orderEvents'>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Claims the job and runs one attempt now; if the worker holds it, waits (bounded) for its outcome. */
 export async function runJobNow(deps: PushDeps, jobId: string): Promise<JobRow> {
   const deadline = Date.now() + FULFILLMENT_TOOL_WAIT_MS;
-  const workerDeps = { ...deps, log: deps.log.child({ component: 'fulfillment' }), onStatus: buyerNotifier(deps) };
+  const workerDeps = { ...deps, log: deps.log.child({ component: 'fulfillment' }) };
+  // The same machinery as the worker's (claim under the same lease, the same try and settle), run once here.
+  const outbox = new Outbox(workerDeps, fulfillmentKind(workerDeps));
   for (;;) {
-    const now = deps.clock.now();
-    const claimed = await writeTransaction(deps.db, (tx) => claimJob(tx, jobId, now.toISOString(), new Date(now.getTime() + leaseMs(deps.config)).toISOString()));
+    const claimed = await outbox.claim(jobId);
     if (claimed) {
-      await attemptJob(workerDeps, claimed);
+      await outbox.runClaimed(claimed);
       deps.nudge.whatsapp();
+      deps.nudge.webhooks();
       return (await findJob(deps.db, jobId))!;
     }
     const job = (await findJob(deps.db, jobId))!;
@@ -64,7 +66,7 @@ async function pushOne(deps: PushDeps, caller: Caller, order: { id: string; orde
   if (job.state !== 'in_flight')
     await writeTransaction(deps.db, async (tx) => {
       if (Number((await requeueJob(tx, job.id, now)).numUpdatedRows) === 1)
-        await insertEvent(tx, { id: newId(), order_id: order.id, store_id: order.store_id, type: 'fulfillment.push_requested', actor: caller.actor, data: JSON.stringify({ previous_state: job.state }), created_at: now });
+        await deps.orderEvents.record(tx, { order_id: order.id, store_id: order.store_id, type: 'fulfillment.push_requested', actor: caller.actor, data: { previous_state: job.state }, created_at: now });
     });
   const after = await runJobNow(deps, job.id);
   return resultOf(order, after, false);
@@ -130,7 +132,6 @@ export async function syncFulfillmentStatus(deps: PushDeps, caller: Caller, inpu
   const limit = SYNC_MAX_ORDERS;
   const after = decodeCursor(input.cursor, 1)?.[0];
   const rows = await pushedOpenOrdersOfStore(deps.db, store.id, { orderIds: input.order_ids, updatedSince: input.updated_since, afterId: after, limit: limit + 1 });
-  const notify = buyerNotifier(deps);
   const orders: Out<typeof SyncResult>['orders'] = [];
   let changed = 0;
   for (const row of rows.slice(0, limit)) {
@@ -138,7 +139,7 @@ export async function syncFulfillmentStatus(deps: PushDeps, caller: Caller, inpu
       const remote = await access.client.get(row.remote_id!);
       const now = deps.clock.now().toISOString();
       const outcome = await writeTransaction(deps.db, (tx) =>
-        applyStatusReport(tx, row.id, remote.status, { via: 'sync', actor: caller.actor, remoteId: remote.id, tracking: remote.tracking_number }, now, notify),
+        applyStatusReport(deps.orderEvents, tx, row.id, remote.status, { via: 'sync', actor: caller.actor, remoteId: remote.id, tracking: remote.tracking_number }, now),
       );
       if (outcome?.moved || remote.status !== row.fulfillment_status) changed++;
       const order = (await findOrder(deps.db, row.id))!;

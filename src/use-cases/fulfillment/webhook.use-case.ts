@@ -11,11 +11,10 @@ import { AppError } from '../../errors.ts';
 import { parseJson } from '../json-text.ts';
 import { WEBHOOK_TOLERANCE_S } from '../../limits.ts';
 import { parseWith } from '../validate.ts';
-import { buyerNotifier } from '../whatsapp/buyer-messages.ts';
 
 export { WebhookEventSchema };
 
-export async function receiveWebhook(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'nudge'>, raw: Buffer, signature: string | undefined) {
+export async function receiveWebhook(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'nudge' | 'orderEvents'>, raw: Buffer, signature: string | undefined) {
   const secret = deps.config.fulfillmentWebhookSecret;
   if (!secret) throw new AppError('not_ready', 'Fulfillment webhooks are not configured');
   const now = deps.clock.now();
@@ -30,7 +29,7 @@ export async function receiveWebhook(deps: Pick<Deps, 'db' | 'clock' | 'config' 
       deps.log.warn({ remoteId: event.order_id, externalRef: event.external_ref }, 'fulfillment webhook for an unknown order');
       return { duplicate: false, applied: false };
     }
-    const outcome = await applyStatusReport(tx, orderId, event.status, { via: 'webhook', actor: 'platform', remoteId: event.order_id, eventId: event.event_id, tracking: event.tracking_number }, at, buyerNotifier(deps));
+    const outcome = await applyStatusReport(deps.orderEvents, tx, orderId, event.status, { via: 'webhook', actor: 'platform', remoteId: event.order_id, eventId: event.event_id, tracking: event.tracking_number }, at);
     return { duplicate: false, applied: outcome?.moved ?? false };
   });
   deps.nudge.whatsapp();

@@ -11,21 +11,26 @@ import { geoOperations } from './geo.operations.ts';
 import { whatsappOperations } from './whatsapp.operations.ts';
 import { blockListOperations, domainOperations, storeOperations } from './stores.operations.ts';
 import { keyOperations } from './keys.operations.ts';
+import { webhookOperations } from './webhooks.operations.ts';
 
 export type { Operation } from './operation.ts';
 
+/** Each group under the resource it belongs to: its OpenAPI tag. */
+const tagged = (tag: string, ops: readonly Operation[]): Operation[] => ops.map((op) => ({ ...op, tag }));
+
 export const OPERATIONS: readonly Operation[] = [
-  ...accountOperations,
-  ...orderOperations,
-  ...fulfillmentOperations,
-  ...productOperations,
-  ...priceOperations,
-  ...landingOperations,
-  ...whatsappOperations,
-  ...geoOperations,
-  ...storeOperations,
-  ...domainOperations,
-  ...keyOperations,
+  ...tagged('account', accountOperations),
+  ...tagged('orders', orderOperations),
+  ...tagged('fulfillment', fulfillmentOperations),
+  ...tagged('products', productOperations),
+  ...tagged('products', priceOperations),
+  ...tagged('landing pages', landingOperations),
+  ...tagged('whatsapp', whatsappOperations),
+  ...tagged('geo', geoOperations),
+  ...tagged('stores', storeOperations),
+  ...tagged('stores', domainOperations),
+  ...tagged('keys', keyOperations),
   // REST and CLI only (not MCP tools).
-  ...blockListOperations,
+  ...tagged('stores', blockListOperations),
+  ...tagged('webhooks', webhookOperations),
 ];

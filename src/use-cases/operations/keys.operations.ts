@@ -3,6 +3,8 @@ import { ApiKey, ApiKeyPage, CreatedApiKey, CreatePublishableKeyInput, CreateSec
 import { createPublishableKey, createSecretKey, listApiKeys, revokeApiKey, updateApiKey } from '../keys/keys.use-case.ts';
 import { CHANGES, CREATES, DESTROYS, READ_ONLY, defineOperation } from './operation.ts';
 
+/** The CLI's warning after a new key: it cannot be shown again. */
+const KEY_SHOWN_ONCE = 'Store this key now: it is shown once and only its SHA-256 hash is kept.';
 const keyHint = { not_found: 'key_id must be a key id from list_api_keys.' };
 
 export const keyOperations = [
@@ -35,7 +37,7 @@ export const keyOperations = [
     http: 'POST /keys/publishable',
     cli: 'keys create-publishable <store_id>',
     creates: true,
-    revealsSecret: true,
+    revealsSecret: KEY_SHOWN_ONCE,
     run: createPublishableKey,
   }),
   defineOperation({
@@ -50,7 +52,7 @@ export const keyOperations = [
     http: 'POST /keys/secret',
     cli: 'keys create-secret <store_id>',
     creates: true,
-    revealsSecret: true,
+    revealsSecret: KEY_SHOWN_ONCE,
     run: createSecretKey,
   }),
   defineOperation({

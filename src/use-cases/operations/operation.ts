@@ -50,10 +50,15 @@ export interface Operation<I extends v.GenericSchema = v.GenericSchema, O extend
    * operator-side list such as the block list stays off it).
    */
   mcp?: false;
+  /** The resource it belongs to: its OpenAPI tag and its group in the docs (set by the table, operations/index.ts). */
+  tag?: string;
   /** A POST that creates: REST answers 201 and replays an `Idempotency-Key` retry. */
   creates?: boolean;
-  /** The answer shows a secret once (a new key): never kept for an idempotent replay. */
-  revealsSecret?: boolean;
+  /**
+   * The answer shows a secret once (a new key, a webhook signing secret): never kept for an idempotent
+   * replay. The text is the CLI's warning, which says how the secret is kept.
+   */
+  revealsSecret?: string;
   run(deps: Deps, caller: Caller, input: v.InferOutput<I>): Promise<v.InferOutput<O>>;
 }
 

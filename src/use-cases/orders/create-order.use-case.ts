@@ -17,7 +17,6 @@ import {
   findIdempotency,
   findOrder,
   findRecentDuplicate,
-  insertEvent,
   insertIdempotency,
   insertJob,
   insertOrder,
@@ -25,7 +24,7 @@ import {
 import { CANONICALIZED_COUNTRIES, POSTAL_CODE_REQUIRED } from '../../domain/countries.ts';
 import { normalizePhone, phoneDigits } from '../../domain/phone.ts';
 import { storeMoney } from '../stores/store-money.ts';
-import { notifyBuyer } from '../whatsapp/buyer-messages.ts';
+import { platformDestination } from '../../fulfillment/connections.ts';
 import { checkOrderPrice } from '../../domain/pricing.ts';
 import { botReason } from '../../domain/anti-bot.ts';
 import { stableJson } from '../../domain/stable-json.ts';
@@ -236,15 +235,7 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
   const nowIso = now.toISOString();
   if (reason) {
     deps.log.warn({ storeId: r.store.id, reason, ip: req.ip }, 'order rejected by anti-bot checks');
-    await insertEvent(deps.db, {
-      id: newId(),
-      order_id: null,
-      store_id: r.store.id,
-      type: 'order.rejected',
-      actor: r.actor,
-      data: JSON.stringify({ reason, ip: req.ip, telefono: e164 }),
-      created_at: nowIso,
-    });
+    await deps.orderEvents.recordAlone(deps.db, { order_id: null, store_id: r.store.id, type: 'order.rejected', actor: r.actor, data: { reason, ip: req.ip, telefono: e164 }, created_at: nowIso });
     throw new AppError('order_rejected', 'Order rejected');
   }
 
@@ -325,19 +316,6 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
       updated_at: nowIso,
     };
     await insertOrder(tx, order);
-    await insertEvent(tx, {
-      id: newId(),
-      order_id: order.id,
-      store_id: r.store.id,
-      type: 'order.created',
-      actor: r.actor,
-      data: JSON.stringify({
-        mode: r.mode,
-        sandbox: r.sandbox,
-        city: city ? { method: city.method, score: city.score, confident: city.confident, reason: city.reason, candidates: city.candidates ?? [] } : null,
-      }),
-      created_at: nowIso,
-    });
     if (!r.sandbox) {
       // The outbox job is written with the order (SPEC 7); a flagged city holds it until resolved.
       await insertJob(tx, {
@@ -353,11 +331,24 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
         remote_id: null,
         first_attempt_at: null,
         unknown_outcome: 0,
+        destination: platformDestination(r.store.id),
         created_at: nowIso,
         updated_at: nowIso,
       });
-      await notifyBuyer(deps, tx, order, 'order_created', nowIso);
     }
+    // After the push job, so a subscriber sees the order as it will be committed (the buyer's notice, the seller's webhook).
+    await deps.orderEvents.record(tx, {
+      order_id: order.id,
+      store_id: r.store.id,
+      type: 'order.created',
+      actor: r.actor,
+      data: {
+        mode: r.mode,
+        sandbox: r.sandbox,
+        city: city ? { method: city.method, score: city.score, confident: city.confident, reason: city.reason, candidates: city.candidates ?? [] } : null,
+      },
+      created_at: nowIso,
+    });
     if (r.key && (r.key.last_used_at === null || now.getTime() - Date.parse(r.key.last_used_at) > KEY_TOUCH_INTERVAL_MS)) await touchKey(tx, r.key.id, nowIso);
     const body = createdBody(order);
     await remember(body);

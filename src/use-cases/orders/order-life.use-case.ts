@@ -6,8 +6,9 @@ import type * as v from 'valibot';
 import type { Deps } from '../../app.ts';
 import { newId } from '../../ids.ts';
 import { cancelPushJob, insertJobRow } from '../../db/queries/fulfillment.queries.ts';
+import { platformDestination } from '../../fulfillment/connections.ts';
 import { writeTransaction, type Tx } from '../../db/transaction.ts';
-import { findJobByOrder, findOrder, insertEvent, listEventPage, setUnstartedJobState, updateOrder, type OrderRow } from '../../db/queries/orders.queries.ts';
+import { findJobByOrder, findOrder, listEventPage, setUnstartedJobState, updateOrder, type OrderRow } from '../../db/queries/orders.queries.ts';
 import { canMove, type OrderStatus } from '../../domain/order-status.ts';
 import { pushReleased } from '../../domain/push-policy.ts';
 import { CANONICALIZED_COUNTRIES, POSTAL_CODE_REQUIRED } from '../../domain/countries.ts';
@@ -17,7 +18,6 @@ import type { Caller } from '../caller.ts';
 import { clampLimit, keysetPage, pageAfter } from '../pagination.ts';
 import { orderOf, type StoreRow } from '../tenancy.ts';
 import { orderDetail } from './orders.use-case.ts';
-import { buyerNotifier } from '../whatsapp/buyer-messages.ts';
 import type { AddOrderNoteInput, CancelOrderInput, ListOrderEventsInput, OrderEventPage, UpdateOrderBuyerInput, UpdateOrderStatusInput } from './order-life.schemas.ts';
 
 type Out<S extends v.GenericSchema> = v.InferOutput<S>;
@@ -25,8 +25,8 @@ type Out<S extends v.GenericSchema> = v.InferOutput<S>;
 /** Job states that mean the order reached (or is reaching) the platform: its details are no longer ours. */
 const STARTED = new Set(['in_flight', 'done']);
 
-async function event(tx: Tx, order: OrderRow, caller: Caller, type: string, data: object, now: string): Promise<void> {
-  await insertEvent(tx, { id: newId(), order_id: order.id, store_id: order.store_id, type, actor: caller.actor, data: JSON.stringify(data), created_at: now });
+async function event(deps: Pick<Deps, 'orderEvents'>, tx: Tx, order: OrderRow, caller: Caller, type: string, data: object, now: string): Promise<void> {
+  await deps.orderEvents.record(tx, { order_id: order.id, store_id: order.store_id, type, actor: caller.actor, data, created_at: now });
 }
 
 /** Holds or releases the order's push job (when it has not started) as the store's policy says. */
@@ -41,7 +41,7 @@ async function followPolicy(tx: Tx, order: Pick<OrderRow, 'id' | 'status' | 'nee
  * The COD state machine, driven by a person: forward as the machine allows, or from confirmed back
  * to pending while the push has not started (a call centre's mistake). Cancelling is cancel_order's.
  */
-export async function updateOrderStatus(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'nudge'>, caller: Caller, input: Out<typeof UpdateOrderStatusInput>) {
+export async function updateOrderStatus(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'nudge' | 'orderEvents'>, caller: Caller, input: Out<typeof UpdateOrderStatusInput>) {
   const { order, store } = await orderOf(deps, caller, input.order_id);
   const now = deps.clock.now().toISOString();
   await writeTransaction(deps.db, async (tx) => {
@@ -54,9 +54,8 @@ export async function updateOrderStatus(deps: Pick<Deps, 'db' | 'clock' | 'confi
     if (!back && !canMove(current.status, to))
       throw invalidState(`An order cannot go from ${current.status} to ${to}`, [{ field: 'status', message: `not allowed from ${current.status}` }]);
     await updateOrder(tx, order.id, { status: to, updated_at: now });
-    await event(tx, current, caller, 'order.status_changed', { from: current.status, to, note: input.note ?? null }, now);
+    await event(deps, tx, current, caller, 'order.status_changed', { from: current.status, to, note: input.note ?? null }, now);
     await followPolicy(tx, { ...current, status: to }, store, now);
-    await buyerNotifier(deps)(tx, current, to, now);
   });
   deps.nudge.fulfillment();
   deps.nudge.whatsapp();
@@ -67,7 +66,7 @@ const BUYER_FIELDS = ['nombre', 'telefono', 'departamento', 'ciudad', 'direccion
 const OPTIONAL = new Set(['barrio', 'referencia', 'distrito', 'colonia', 'codigo_postal']);
 
 /** Corrections until the order is pushed; a new region or city is canonicalized again (SPEC 6). */
-export async function updateOrderBuyer(deps: Pick<Deps, 'db' | 'clock' | 'catalogs'>, caller: Caller, input: Out<typeof UpdateOrderBuyerInput>) {
+export async function updateOrderBuyer(deps: Pick<Deps, 'db' | 'clock' | 'catalogs' | 'orderEvents'>, caller: Caller, input: Out<typeof UpdateOrderBuyerInput>) {
   const { order, store } = await orderOf(deps, caller, input.order_id);
   const change: Partial<OrderRow> = {};
   const changes: Record<string, { from: unknown; to: unknown }> = {};
@@ -104,7 +103,7 @@ export async function updateOrderBuyer(deps: Pick<Deps, 'db' | 'clock' | 'catalo
     if (job && (STARTED.has(job.state) || job.remote_id !== null))
       throw invalidState('The order was already sent to the fulfillment platform: change its address there', [{ field: 'order_id', message: 'already pushed' }]);
     await updateOrder(tx, order.id, { ...change, updated_at: now });
-    await event(tx, order, caller, 'order.buyer_updated', { changes, needs_review: change.needs_review === 1 }, now);
+    await event(deps, tx, order, caller, 'order.buyer_updated', { changes, needs_review: change.needs_review === 1 }, now);
     await followPolicy(tx, { id: order.id, status: order.status, needs_review: change.needs_review ?? order.needs_review }, store, now);
   });
   return orderDetail(deps, (await findOrder(deps.db, order.id))!);
@@ -116,7 +115,7 @@ export async function updateOrderBuyer(deps: Pick<Deps, 'db' | 'clock' | 'catalo
  * whatever the push created there (looked up by reference when its answer was lost). Cancelling a
  * cancelled order changes nothing.
  */
-export async function cancelOrder(deps: Pick<Deps, 'db' | 'clock' | 'nudge'>, caller: Caller, input: Out<typeof CancelOrderInput>) {
+export async function cancelOrder(deps: Pick<Deps, 'db' | 'clock' | 'nudge' | 'orderEvents'>, caller: Caller, input: Out<typeof CancelOrderInput>) {
   const { order } = await orderOf(deps, caller, input.order_id);
   const now = deps.clock.now().toISOString();
   const queued = await writeTransaction(deps.db, async (tx) => {
@@ -130,18 +129,18 @@ export async function cancelOrder(deps: Pick<Deps, 'db' | 'clock' | 'nudge'>, ca
     if (push && push.state !== 'in_flight' && push.state !== 'done') await cancelPushJob(tx, push.id, now);
     const platform = !untouched && !(await findJobByOrder(tx, order.id, 'cancel'));
     if (platform)
-      await insertJobRow(tx, { id: newId(), order_id: order.id, action: 'cancel', state: 'queued', attempts: 0, next_attempt_at: now, lease_until: null, last_error: null, remote_id: push?.remote_id ?? null, first_attempt_at: null, unknown_outcome: 0, created_at: now, updated_at: now });
-    await event(tx, current, caller, 'order.cancelled', { from: current.status, reason: input.reason, note: input.note ?? null, platform_cancel: platform ? 'queued' : 'not_needed' }, now);
+      await insertJobRow(tx, { id: newId(), order_id: order.id, action: 'cancel', state: 'queued', attempts: 0, next_attempt_at: now, lease_until: null, last_error: null, remote_id: push?.remote_id ?? null, first_attempt_at: null, unknown_outcome: 0, destination: platformDestination(order.store_id), created_at: now, updated_at: now });
+    await event(deps, tx, current, caller, 'order.cancelled', { from: current.status, reason: input.reason, note: input.note ?? null, platform_cancel: platform ? 'queued' : 'not_needed' }, now);
     return platform;
   });
   if (queued) deps.nudge.fulfillment();
   return orderDetail(deps, (await findOrder(deps.db, order.id))!);
 }
 
-export async function addOrderNote(deps: Pick<Deps, 'db' | 'clock'>, caller: Caller, input: Out<typeof AddOrderNoteInput>) {
+export async function addOrderNote(deps: Pick<Deps, 'db' | 'clock' | 'orderEvents'>, caller: Caller, input: Out<typeof AddOrderNoteInput>) {
   const { order } = await orderOf(deps, caller, input.order_id);
   const now = deps.clock.now().toISOString();
-  await writeTransaction(deps.db, (tx) => event(tx, order, caller, 'order.note', { text: input.text }, now));
+  await writeTransaction(deps.db, (tx) => event(deps, tx, order, caller, 'order.note', { text: input.text }, now));
   return orderDetail(deps, order);
 }
 

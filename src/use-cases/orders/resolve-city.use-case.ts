@@ -2,12 +2,11 @@
 // the store country's fulfillment catalog; the order takes the catalog spelling and code, keeps the
 // buyer's text, leaves review, and its held outbox job becomes due. Recorded as an order event.
 import type { Deps } from '../../app.ts';
-import { findJobByOrder, findOrder, insertEvent, releaseHeldJob, updateOrderCity } from '../../db/queries/orders.queries.ts';
+import { findJobByOrder, findOrder, releaseHeldJob, updateOrderCity } from '../../db/queries/orders.queries.ts';
 import { findStore } from '../../db/queries/stores.queries.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { pushReleased } from '../../domain/push-policy.ts';
-import { newId } from '../../ids.ts';
 import { findOrderArg, showOrder } from './orders.use-case.ts';
 
 export interface ResolveCityInput {
@@ -22,7 +21,7 @@ export interface ResolveCityInput {
 /** Jobs in these states have reached (or are reaching) the platform: the city is no longer ours to change. */
 const PUSHED = new Set(['in_flight', 'done']);
 
-export async function resolveOrderCity(deps: Pick<Deps, 'db' | 'clock' | 'catalogs'>, input: ResolveCityInput) {
+export async function resolveOrderCity(deps: Pick<Deps, 'db' | 'clock' | 'catalogs' | 'orderEvents'>, input: ResolveCityInput) {
   const order = await findOrderArg(deps, input.order, input.storeId);
   const store = await findStore(deps.db, order.store_id);
   if (!store) throw notFound('Store');
@@ -45,18 +44,17 @@ export async function resolveOrderCity(deps: Pick<Deps, 'db' | 'clock' | 'catalo
     await updateOrderCity(tx, order.id, { departamento: entry.region, ciudad: entry.city, city_code: entry.code, city_match: 'manual', needs_review: 0, updated_at: now });
     // Released only when the store's push policy lets it go too (an on_confirm store waits for confirmation).
     const released = pushReleased({ status: current.status, needs_review: 0 }, store.push_policy) ? await releaseHeldJob(tx, order.id, now) : { numUpdatedRows: 0n };
-    await insertEvent(tx, {
-      id: newId(),
+    await deps.orderEvents.record(tx, {
       order_id: order.id,
       store_id: order.store_id,
       type: 'order.city_resolved',
       actor: input.actor,
-      data: JSON.stringify({
+      data: {
         from: { departamento: current.departamento, ciudad: current.ciudad, city_code: current.city_code, city_match: current.city_match },
         to: { departamento: entry.region, ciudad: entry.city, city_code: entry.code },
         input: { departamento: current.departamento_input, ciudad: current.ciudad_input },
         released: Number(released.numUpdatedRows) > 0,
-      }),
+      },
       created_at: now,
     });
   });

@@ -8,10 +8,11 @@ import type { Tx } from '../../db/transaction.ts';
 import { findWhatsappSettings, insertMessage, type MessageRow } from '../../db/queries/whatsapp.queries.ts';
 import { findProduct } from '../../db/queries/products.queries.ts';
 import { findStore } from '../../db/queries/stores.queries.ts';
-import { findJobByOrder, insertEvent, type OrderRow } from '../../db/queries/orders.queries.ts';
+import { findJobByOrder, type OrderRow } from '../../db/queries/orders.queries.ts';
 import type { OrderStatus } from '../../domain/order-status.ts';
 import { DEFAULT_TEMPLATES, EVENT_OF_STATUS, WHATSAPP_EVENTS, placeholderOrder, renderTemplate, type Placeholder, type WhatsappEvent } from '../../domain/whatsapp-template.ts';
 import { newId } from '../../ids.ts';
+import type { OrderEventSubscriber, OrderEvents } from '../../order-events/order-events.ts';
 import { storeMoney } from '../stores/store-money.ts';
 import type { StoreRow } from '../tenancy.ts';
 
@@ -73,7 +74,7 @@ export interface NewMessage {
 }
 
 /** Queues one message and its order event; undefined when the event or key already has one. */
-export async function queueMessage(tx: Tx, m: NewMessage): Promise<MessageRow | undefined> {
+export async function queueMessage(events: OrderEvents, tx: Tx, m: NewMessage): Promise<MessageRow | undefined> {
   const row: MessageRow = {
     id: newId(),
     store_id: m.order.store_id,
@@ -98,35 +99,48 @@ export async function queueMessage(tx: Tx, m: NewMessage): Promise<MessageRow | 
     sent_at: null,
     delivered_at: null,
     read_at: null,
+    first_attempt_at: null,
+    unknown_outcome: 0,
+    destination: whatsappDestination(m.order.store_id),
   };
   if (!(await insertMessage(tx, row))) return undefined;
-  await insertEvent(tx, {
-    id: newId(),
+  await events.record(tx, {
     order_id: m.order.id,
     store_id: m.order.store_id,
     type: 'whatsapp.queued',
     actor: m.actor,
-    data: JSON.stringify({ message_id: row.id, type: row.type, template: row.template, event: m.event }),
+    data: { message_id: row.id, type: row.type, template: row.template, event: m.event },
     created_at: m.now,
   });
   return row;
 }
 
+/** Where a store's messages go, for the outbox's circuit (src/outbox/circuit.ts): its sender. */
+export const whatsappDestination = (storeId: string) => `whatsapp:${storeId}`;
+
 /** The automatic message of an order event, if the store switched it on; live orders only. */
-export async function notifyBuyer(deps: Pick<Deps, 'config'>, tx: Tx, order: OrderRow, event: WhatsappEvent, now: string): Promise<void> {
+async function notifyBuyer(deps: Pick<Deps, 'config'>, events: OrderEvents, tx: Tx, order: OrderRow, event: WhatsappEvent, now: string): Promise<void> {
   if (order.sandbox === 1) return;
   const settings = await readWhatsappSettings(tx, order.store_id);
   if (!settings.enabled || !settings.events[event]) return;
   const store = await findStore(tx, order.store_id);
   if (!store) return;
   const rendered = await renderForOrder(deps, tx, order, store, settings.templates[event]);
-  await queueMessage(tx, { order, kind: { type: 'template', template: event }, rendered, event, idempotency: null, actor: 'system', now });
+  await queueMessage(events, tx, { order, kind: { type: 'template', template: event }, rendered, event, idempotency: null, actor: 'system', now });
 }
 
-/** The hook every status change runs in its transaction: confirmed, shipped and delivered message the buyer. */
-export const buyerNotifier =
-  (deps: Pick<Deps, 'config'>) =>
-  async (tx: Tx, order: OrderRow, to: OrderStatus, now: string): Promise<void> => {
-    const event = EVENT_OF_STATUS[to];
-    if (event) await notifyBuyer(deps, tx, { ...order, status: to }, event, now);
+/**
+ * The buyer's automatic WhatsApp notices, as a subscriber of the one order-event writer: a live order
+ * created, and its status moved to confirmed, shipped or delivered (by a person or by the platform),
+ * each queue the store's template for that event, in the transaction of the change.
+ */
+export const whatsappNotices =
+  (deps: Pick<Deps, 'config'>, events: OrderEvents): OrderEventSubscriber =>
+  async (tx, event, order) => {
+    if (!order) return;
+    if (event.type === 'order.created') return notifyBuyer(deps, events, tx, order, 'order_created', event.created_at);
+    if (event.type !== 'order.status_changed') return;
+    const to = event.data.to as OrderStatus;
+    const notice = Object.hasOwn(EVENT_OF_STATUS, to) ? EVENT_OF_STATUS[to] : undefined;
+    if (notice) await notifyBuyer(deps, events, tx, order, notice, event.created_at);
   };

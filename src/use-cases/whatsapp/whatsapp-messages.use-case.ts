@@ -8,11 +8,9 @@ import type { Deps } from '../../app.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { cancelQueuedMessage, findMessage, findMessageByKey, listMessages, type MessageRow } from '../../db/queries/whatsapp.queries.ts';
 import { findStore } from '../../db/queries/stores.queries.ts';
-import { insertEvent } from '../../db/queries/orders.queries.ts';
 import { stableJson } from '../../domain/stable-json.ts';
 import { unknownPlaceholders, PLACEHOLDERS } from '../../domain/whatsapp-template.ts';
 import { conflict, fieldError, invalidState } from '../../errors.ts';
-import { newId } from '../../ids.ts';
 import { sees, type Caller } from '../caller.ts';
 import { clampLimit, keysetPage, pageAfter } from '../pagination.ts';
 import { notFoundIn, orderOf, storeOf } from '../tenancy.ts';
@@ -42,7 +40,7 @@ export function messageView(m: MessageRow): Out<typeof WhatsappMessage> {
   };
 }
 
-export async function sendWhatsappMessage(deps: Pick<Deps, 'db' | 'config' | 'clock' | 'nudge'>, caller: Caller, input: Out<typeof SendWhatsappMessageInput>) {
+export async function sendWhatsappMessage(deps: Pick<Deps, 'db' | 'config' | 'clock' | 'nudge' | 'orderEvents'>, caller: Caller, input: Out<typeof SendWhatsappMessageInput>) {
   if ((input.template === undefined) === (input.text === undefined)) throw fieldError('template', 'send exactly one of template and text');
   const { order, store } = await orderOf(deps, caller, input.order_id);
   if (input.text !== undefined) {
@@ -66,7 +64,7 @@ export async function sendWhatsappMessage(deps: Pick<Deps, 'db' | 'config' | 'cl
   const rendered = await renderForOrder(deps, deps.db, order, store, text);
   const now = deps.clock.now().toISOString();
   const kind = input.template !== undefined ? ({ type: 'template', template: input.template } as const) : ({ type: 'text' } as const);
-  const row = await writeTransaction(deps.db, (tx) => queueMessage(tx, { order, kind, rendered, event: null, idempotency: { key: input.idempotency_key, hash }, actor: caller.actor, now }));
+  const row = await writeTransaction(deps.db, (tx) => queueMessage(deps.orderEvents, tx, { order, kind, rendered, event: null, idempotency: { key: input.idempotency_key, hash }, actor: caller.actor, now }));
   // Lost a race with the same key: answer as its replay.
   if (!row) return (await replay())!;
   deps.nudge.whatsapp();
@@ -81,7 +79,7 @@ export async function listWhatsappMessages(deps: Pick<Deps, 'db'>, caller: Calle
   return keysetPage(rows, limit, messageView);
 }
 
-export async function cancelWhatsappMessage(deps: Pick<Deps, 'db' | 'clock'>, caller: Caller, input: Out<typeof CancelWhatsappMessageInput>) {
+export async function cancelWhatsappMessage(deps: Pick<Deps, 'db' | 'clock' | 'orderEvents'>, caller: Caller, input: Out<typeof CancelWhatsappMessageInput>) {
   const message = await findMessage(deps.db, input.message_id.toLowerCase());
   const store = message ? await findStore(deps.db, message.store_id) : undefined;
   if (!message || !store || !sees(caller, store.account_id)) throw notFoundIn('message_id', 'Message');
@@ -90,7 +88,7 @@ export async function cancelWhatsappMessage(deps: Pick<Deps, 'db' | 'clock'>, ca
   await writeTransaction(deps.db, async (tx) => {
     if (!(await cancelQueuedMessage(tx, message.id, now)))
       throw invalidState(`Only a queued message can be cancelled; this one is ${(await findMessage(tx, message.id))!.status}`, [{ field: 'message_id', message: 'no longer queued' }]);
-    await insertEvent(tx, { id: newId(), order_id: message.order_id, store_id: message.store_id, type: 'whatsapp.cancelled', actor: caller.actor, data: JSON.stringify({ message_id: message.id }), created_at: now });
+    await deps.orderEvents.record(tx, { order_id: message.order_id, store_id: message.store_id, type: 'whatsapp.cancelled', actor: caller.actor, data: { message_id: message.id }, created_at: now });
   });
   return messageView((await findMessage(deps.db, message.id))!);
 }

@@ -6,11 +6,9 @@ import * as v from 'valibot';
 import type { Deps } from '../../app.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { applyMessageStatus } from '../../db/queries/whatsapp.queries.ts';
-import { insertEvent } from '../../db/queries/orders.queries.ts';
 import { verifyHubWebhook } from '../../domain/webhook-signature.ts';
 import { AppError } from '../../errors.ts';
 import { parseJson } from '../json-text.ts';
-import { newId } from '../../ids.ts';
 
 const StatusSchema = v.looseObject({
   id: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
@@ -26,7 +24,7 @@ const PayloadSchema = v.looseObject({
 
 const REPORTED = new Set(['sent', 'delivered', 'read', 'failed']);
 
-export async function receiveWhatsappWebhook(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, raw: Buffer, signature: string | undefined) {
+export async function receiveWhatsappWebhook(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'orderEvents'>, raw: Buffer, signature: string | undefined) {
   const secret = deps.config.whatsappAppSecret;
   if (!secret) throw new AppError('not_ready', 'WhatsApp status webhooks are not configured (CODRAIL_WHATSAPP_APP_SECRET)');
   if (!verifyHubWebhook(secret, raw, signature)) throw new AppError('unauthorized', 'Invalid X-Hub-Signature-256');
@@ -43,7 +41,7 @@ export async function receiveWhatsappWebhook(deps: Pick<Deps, 'db' | 'clock' | '
       const m = await applyMessageStatus(tx, s.id, s.status as 'sent' | 'delivered' | 'read' | 'failed', error, now);
       if (!m) continue;
       applied++;
-      await insertEvent(tx, { id: newId(), order_id: m.order_id, store_id: m.store_id, type: `whatsapp.${m.status}`, actor: 'whatsapp', data: JSON.stringify({ message_id: m.id, ...(error ? { error } : {}) }), created_at: now });
+      await deps.orderEvents.record(tx, { order_id: m.order_id, store_id: m.store_id, type: `whatsapp.${m.status}`, actor: 'whatsapp', data: { message_id: m.id, ...(error ? { error } : {}) }, created_at: now });
     }
   });
   return { statuses: statuses.length, applied };

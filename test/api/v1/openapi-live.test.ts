@@ -10,6 +10,8 @@ import { buyer } from '../../mcp/mcp-kit.ts';
 import { OPEN_LIMITS, nextPhone } from '../orders/order-kit.ts';
 import { UNKNOWN_ID, V1Client, failed, ok, storesNothing, type CallOptions } from './v1-kit.ts';
 import { startSimulator, type Simulator } from '../../../src/fulfillment/simulator.ts';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 interface Step {
   op: string;
@@ -26,13 +28,19 @@ describe('the account API answers as /openapi.json documents', () => {
   let shop: Shop;
   let v1: V1Client;
   let sim: Simulator;
+  /** A merchant's webhook receiver on loopback (the server allows private addresses here). */
+  let receiver: Server;
+  let receiverUrl = '';
   /** operationId → [method, path template] of every /api/v1 operation in the document. */
   const documented = new Map<string, [string, string]>();
 
   before(async () => {
     // The fulfillment operations talk to a platform: the simulator, without a worker (tools push inline).
     sim = await startSimulator({});
-    ({ server, shop } = await openShop({ ...OPEN_LIMITS, fulfillmentUrl: sim.url }));
+    receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    ({ server, shop } = await openShop({ ...OPEN_LIMITS, fulfillmentUrl: sim.url }, { env: { CODRAIL_WEBHOOKS_ALLOW_PRIVATE: '1' } }));
     await seedShop(server.deps);
     await assignNumber(server.deps, shop.accountId, '106540352242922');
     v1 = await V1Client.open(server, shop.secretKey);
@@ -42,9 +50,10 @@ describe('the account API answers as /openapi.json documents', () => {
   after(async () => {
     await server.close();
     await sim.close();
+    await new Promise((resolve) => receiver.close(resolve));
   });
 
-  const ids = { store: '', product: '', landing: '', key: '', order: '', message: '' };
+  const ids = { store: '', product: '', landing: '', key: '', order: '', message: '', endpoint: '', event: '' };
 
   // One happy call per operation, in an order where each finds what it needs.
   const steps: Step[] = [
@@ -116,6 +125,19 @@ describe('the account API answers as /openapi.json documents', () => {
     { op: 'push_confirmed_orders', method: 'POST', path: '/api/v1/stores/{store_id}/push-confirmed', options: () => ({ params: { store_id: ids.store }, body: { dry_run: true } }) },
     { op: 'push_order_to_fulfillment', method: 'POST', path: '/api/v1/orders/{order_id}/push', options: () => ({ params: { order_id: ids.order } }) },
     { op: 'sync_fulfillment_status', method: 'POST', path: '/api/v1/stores/{store_id}/fulfillment/sync', options: () => ({ params: { store_id: ids.store }, body: {} }) },
+    {
+      op: 'create_webhook_endpoint',
+      method: 'POST',
+      path: '/api/v1/webhook-endpoints',
+      status: 201,
+      options: () => ({ body: { store_id: ids.store, url: receiverUrl, event_types: ['*'], description: 'ERP' } }),
+      then: (d) => (ids.endpoint = d.id),
+    },
+    { op: 'list_webhook_endpoints', method: 'GET', path: '/api/v1/webhook-endpoints', options: () => ({ query: { store_id: ids.store } }) },
+    { op: 'get_webhook_endpoint', method: 'GET', path: '/api/v1/webhook-endpoints/{endpoint_id}', options: () => ({ params: { endpoint_id: ids.endpoint } }) },
+    { op: 'update_webhook_endpoint', method: 'PATCH', path: '/api/v1/webhook-endpoints/{endpoint_id}', options: () => ({ params: { endpoint_id: ids.endpoint }, body: { description: 'ERP principal' } }) },
+    { op: 'test_webhook_endpoint', method: 'POST', path: '/api/v1/webhook-endpoints/{endpoint_id}/test', options: () => ({ params: { endpoint_id: ids.endpoint } }) },
+    { op: 'rotate_webhook_secret', method: 'POST', path: '/api/v1/webhook-endpoints/{endpoint_id}/rotate-secret', options: () => ({ params: { endpoint_id: ids.endpoint }, body: { grace_minutes: 60 } }) },
     { op: 'get_whatsapp_settings', method: 'GET', path: '/api/v1/stores/{store_id}/whatsapp', options: () => ({ params: { store_id: ids.store } }) },
     { op: 'update_whatsapp_settings', method: 'PATCH', path: '/api/v1/stores/{store_id}/whatsapp', options: () => ({ params: { store_id: ids.store }, body: { enabled: true, phone_number_id: '106540352242922', events: { order_created: true }, templates: { order_created: 'Hola {nombre}: {total}' } } }) },
     { op: 'preview_whatsapp_message', method: 'GET', path: '/api/v1/orders/{order_id}/whatsapp-preview', options: () => ({ params: { order_id: ids.order }, query: { template: 'order_created' } }) },
@@ -130,6 +152,12 @@ describe('the account API answers as /openapi.json documents', () => {
     { op: 'list_whatsapp_messages', method: 'GET', path: '/api/v1/whatsapp/messages', options: () => ({ query: { order_id: ids.order, status: 'queued' } }) },
     { op: 'cancel_whatsapp_message', method: 'POST', path: '/api/v1/whatsapp/messages/{message_id}/cancel', options: () => ({ params: { message_id: ids.message } }) },
     { op: 'cancel_order', method: 'POST', path: '/api/v1/orders/{order_id}/cancel', options: () => ({ params: { order_id: ids.order }, body: { reason: 'buyer_declined', note: 'Ya no lo quiere' } }) },
+    { op: 'list_webhook_events', method: 'GET', path: '/api/v1/webhook-events', options: () => ({ query: { store_id: ids.store, type: 'order.cancelled' } }), then: (d) => (ids.event = d.items[0].id) },
+    { op: 'list_webhook_deliveries', method: 'GET', path: '/api/v1/webhook-endpoints/{endpoint_id}/deliveries', options: () => ({ params: { endpoint_id: ids.endpoint }, query: { limit: 5 } }) },
+    { op: 'replay_webhook_events', method: 'POST', path: '/api/v1/webhook-events/replay', options: () => ({ body: { event_id: ids.event, endpoint_id: ids.endpoint } }) },
+    { op: 'disable_webhook_endpoint', method: 'POST', path: '/api/v1/webhook-endpoints/{endpoint_id}/disable', options: () => ({ params: { endpoint_id: ids.endpoint } }) },
+    { op: 'enable_webhook_endpoint', method: 'POST', path: '/api/v1/webhook-endpoints/{endpoint_id}/enable', options: () => ({ params: { endpoint_id: ids.endpoint } }) },
+    { op: 'delete_webhook_endpoint', method: 'DELETE', path: '/api/v1/webhook-endpoints/{endpoint_id}', options: () => ({ params: { endpoint_id: ids.endpoint } }) },
     { op: 'unlink_product_from_fulfillment', method: 'DELETE', path: '/api/v1/products/{product_id}/fulfillment', options: () => ({ params: { product_id: ids.product } }) },
     { op: 'get_account_stats', method: 'GET', path: '/api/v1/account/stats', options: () => ({ query: { from: '2020-01-01', to: '2020-12-31', group_by: 'day' } }) },
     { op: 'list_price_floor_violations', method: 'GET', path: '/api/v1/price-floor-violations', options: () => ({ query: { store_id: ids.store } }) },
@@ -192,6 +220,7 @@ describe('the account API answers as /openapi.json documents', () => {
       send_whatsapp_message: { text: 'Hola', idempotency_key: 'doc-404-key' },
       push_confirmed_orders: { dry_run: true },
       add_blocked_value: { kind: 'ip', value: '203.0.113.9' },
+      update_webhook_endpoint: { description: 'x' },
     };
     const queries: Record<string, Record<string, number | string>> = { quote_product_price: { quantity: 1 }, preview_whatsapp_message: { template: 'order_created' } };
     let checked = 0;
