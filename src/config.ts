@@ -18,6 +18,7 @@ import {
   SHUTDOWN_GRACE_MS,
   WEBHOOK_BACKOFF_BASE_MS,
   WEBHOOK_TIMEOUT_MS,
+  DROPI_INTERVAL_MS,
 } from './limits.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -33,6 +34,12 @@ export interface Config {
   readonly trustProxy: number;
   readonly fulfillmentUrl: string | undefined;
   readonly fulfillmentToken: string | undefined;
+  /** Where every Dropi connection goes instead of Dropi's own hosts (a simulator, a proxy); unset = Dropi's host for the store's country. */
+  readonly dropiUrl: string | undefined;
+  /** The least gap between two requests of one Dropi key (Dropi locks a key after bursts). */
+  readonly dropiIntervalMs: number;
+  /** A base URL a seller gives a connection may be a private address (CODRAIL_PLATFORM_URLS_ALLOW_PRIVATE=1: development only). */
+  readonly platformUrlsAllowPrivate: boolean;
   /** Shared secret of the platform's signed status webhooks; unset = the webhook answers 503. */
   readonly fulfillmentWebhookSecret: string | undefined;
   readonly fulfillmentTimeoutMs: number;
@@ -97,6 +104,8 @@ export interface ConfigFlags {
   baseUrl?: string | undefined;
   trustProxy?: string | number | boolean | undefined;
   fulfillmentUrl?: string | undefined;
+  dropiUrl?: string | undefined;
+  dropiIntervalMs?: string | number | undefined;
   fulfillmentTimeoutMs?: string | number | undefined;
   fulfillmentConcurrency?: string | number | undefined;
   fulfillmentGiveUpAfter?: string | number | undefined;
@@ -225,6 +234,9 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     trustProxy: trustProxyHops(pick(flags.trustProxy, env.CODRAIL_TRUST_PROXY)),
     fulfillmentUrl,
     fulfillmentToken: env.CODRAIL_FULFILLMENT_TOKEN || undefined,
+    dropiUrl: httpUrl('dropi-url', pick(flags.dropiUrl, env.CODRAIL_DROPI_URL) as string | undefined),
+    dropiIntervalMs: int('dropi-interval-ms', pick(flags.dropiIntervalMs, env.CODRAIL_DROPI_INTERVAL_MS), DROPI_INTERVAL_MS, 0, 60_000),
+    platformUrlsAllowPrivate: env.CODRAIL_PLATFORM_URLS_ALLOW_PRIVATE === '1',
     fulfillmentWebhookSecret: env.CODRAIL_FULFILLMENT_WEBHOOK_SECRET || undefined,
     fulfillmentTimeoutMs: int('fulfillment-timeout-ms', pick(flags.fulfillmentTimeoutMs, env.CODRAIL_FULFILLMENT_TIMEOUT_MS), DEFAULT_FULFILLMENT_TIMEOUT_MS, 100, 120_000),
     fulfillmentConcurrency: int('fulfillment-concurrency', pick(flags.fulfillmentConcurrency, env.CODRAIL_FULFILLMENT_CONCURRENCY), DEFAULT_FULFILLMENT_CONCURRENCY, 1, 64),

@@ -116,6 +116,21 @@ export const FULFILLMENT_BACKOFF_MAX_MS = 10 * 60_000;
 export const FULFILLMENT_LEASE_MARGIN_MS = 1_000;
 /** How often the worker looks for due jobs when it has nothing to do. */
 export const FULFILLMENT_POLL_MS = 250;
+/** The secret path of an unsigned platform's webhook receiver: base62, ~190 bits. */
+export const HOOK_TOKEN_CHARS = 32;
+/** A platform's city catalog imported for a store (Colombia has ~1,100 municipalities; Dropi adds corregimientos). */
+export const PLATFORM_CATALOG_MAX_CITIES = 20_000;
+/** Re-reads of unsigned platform webhooks run after the answer, this many at once, at most this many waiting. */
+export const HOOK_REREAD_CONCURRENCY = 2;
+export const HOOK_REREAD_QUEUE_MAX = 1_000;
+/** A catalog read from a platform (cities import) is tried this many times, waiting 0.5 s doubling to 10 s. */
+export const PLATFORM_READ_TRIES = 6;
+export const PLATFORM_READ_FIRST_WAIT_MS = 500;
+export const PLATFORM_READ_MAX_WAIT_MS = 10_000;
+/** Dropi (issue 22 §3): one request at a time per integration key, about one a second, whoever calls. */
+export const DROPI_INTERVAL_MS = 1000;
+/** A look-up of an order at Dropi pages the order list by creation date: at most this many pages of 100. */
+export const DROPI_LOOKUP_MAX_PAGES = 20;
 /** A cancellation waits this long for a push in flight to record its outcome. */
 export const FULFILLMENT_CANCEL_WAIT_MS = 1_000;
 /** How long a tool waits for a push or cancel it started (or found in flight) before answering "queued". */

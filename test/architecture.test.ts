@@ -190,7 +190,7 @@ test('only src/cli/serve.command.ts in the cli reaches into src/http, src/api, s
   );
 });
 
-const DOMAIN_FORBIDDEN_AREAS = ['db', 'use-cases', 'http', 'api', 'cli', 'oauth', 'mcp', 'console', 'fulfillment', 'app.ts', 'config.ts', 'log.ts'];
+const DOMAIN_FORBIDDEN_AREAS = ['db', 'use-cases', 'http', 'api', 'cli', 'oauth', 'mcp', 'console', 'fulfillment', 'platforms', 'app.ts', 'config.ts', 'log.ts'];
 const IO_PACKAGES = [
   'fs',
   'fs/promises',
@@ -223,7 +223,7 @@ test('only src/http/outbound calls fetch, http.request or https.request: every o
   for (const abs of SOURCE_FILES) {
     const file = rel(abs);
     // The simulators are local development stand-ins that post their own webhooks to a URL the developer gives.
-    if (file.startsWith(OUTBOUND) || file === 'src/fulfillment/simulator.ts' || file === 'src/whatsapp/simulator.ts') continue;
+    if (file.startsWith(OUTBOUND) || file === 'src/platforms/generic/simulator.ts' || file === 'src/whatsapp/simulator.ts') continue;
     readFileSync(abs, 'utf8')
       .split('\n')
       .forEach((line, i) => {
@@ -278,12 +278,23 @@ test('src/use-cases never imports a shell', () => {
   assert.deepEqual(bad, []);
 });
 
-test('src/db, src/fulfillment and the composition root import no shell', () => {
+test('src/db, src/fulfillment, src/platforms and the composition root import no shell', () => {
   const bad = violations((from, imp) => {
     const a = area(from.file);
-    if (!imp.target || !(a === 'db' || a === 'fulfillment' || (a !== undefined && a.endsWith('.ts')))) return undefined;
+    if (!imp.target || !(a === 'db' || a === 'fulfillment' || a === 'platforms' || (a !== undefined && a.endsWith('.ts')))) return undefined;
     const shell = shellOf(imp.target);
     return shell ? `src/${a} sits below the shells and must not import src/${shell}` : undefined;
+  });
+  assert.deepEqual(bad, []);
+});
+
+test('nothing above the platform seam knows which platform it talks to: only src/platforms imports a platform module (issue 22)', () => {
+  // The simulators are developer tools that `codrail fulfillment sim` starts by dialect.
+  const SIMULATORS = new Set(['src/use-cases/fulfillment/simulator.use-case.ts']);
+  const bad = violations((from, imp) => {
+    if (!imp.target || !/^src\/platforms\/[^/]+\//.test(imp.target) || from.file.startsWith('src/platforms/')) return undefined;
+    if (SIMULATORS.has(from.file) && imp.target.endsWith('/simulator.ts')) return undefined;
+    return 'above the seam, a platform is reached through src/platforms/index.ts, connections.ts and platform.ts only';
   });
   assert.deepEqual(bad, []);
 });
@@ -349,7 +360,7 @@ test('one reader of the Bearer header: only src/domain/bearer.ts matches Authori
   const bad: string[] = [];
   for (const abs of SOURCE_FILES) {
     const file = rel(abs);
-    if (file === 'src/domain/bearer.ts' || file === 'src/fulfillment/simulator.ts') continue;
+    if (file === 'src/domain/bearer.ts' || file === 'src/platforms/generic/simulator.ts') continue;
     readFileSync(abs, 'utf8')
       .split('\n')
       .forEach((line, i) => {

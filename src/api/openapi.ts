@@ -7,7 +7,7 @@ import { CreateOrderInputSchema } from '../use-cases/orders/create-order.schema.
 import { CreateOrderSuccessSchema } from '../use-cases/orders/order-view.ts';
 import { CitiesResponseSchema, ErrorResponseSchema, HealthResponseSchema, ReadyResponseSchema } from './schemas.ts';
 import { CHECKOUT_PRODUCT_MAX_AGE_S, CITIES_MAX_AGE_S, LANDING_MAX_AGE_S, MAX_BODY_BYTES } from '../limits.ts';
-import { WebhookEventSchema } from '../use-cases/fulfillment/webhook.use-case.ts';
+import { SIGNED_WEBHOOKS } from '../platforms/index.ts';
 
 type Json = Record<string, unknown>;
 
@@ -108,6 +108,29 @@ export function buildOpenApi(baseUrl: string): Json {
           summary: 'Readiness: database reachable, migrations current',
           security: [],
           responses: { '200': { description: 'Ready.', content: json(ref('ReadyResponse')) }, '503': error('Not ready.') },
+        },
+      },
+      '/api/fulfillment/hooks/{token}': {
+        post: {
+          operationId: 'platformHook', tags: ['fulfillment'],
+          summary: "Status report from a platform whose webhooks are unsigned (Dropi), at the connection's own path",
+          description:
+            "The path token (get_fulfillment_connection's webhook_url) is the only proof, so the report is never applied as sent: it is acknowledged at once, an unchanged status is a duplicate, and the order is read again through the platform's API before its status is applied. A body that cannot be read is acknowledged too (accepted: false), so the platform does not retry it forever.",
+          security: [],
+          parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: { required: true, content: json({ type: 'object', description: "The platform's own report, e.g. Dropi's {id, status, shop_order_id, shipping_guide}." }) },
+          responses: {
+            '200': {
+              description: 'Acknowledged; the order is re-read through the API unless a duplicate.',
+              content: json({
+                type: 'object',
+                required: ['success', 'data'],
+                properties: { success: { type: 'boolean', enum: [true] }, data: { type: 'object', required: ['accepted', 'duplicate'], properties: { accepted: { type: 'boolean' }, duplicate: { type: 'boolean' } } } },
+              }),
+            },
+            '404': error('No connection has this path.'),
+            '413': error('Body over 64 KiB.'),
+          },
         },
       },
       '/api/fulfillment/webhook': {
@@ -258,7 +281,7 @@ export function buildOpenApi(baseUrl: string): Json {
         ErrorResponse: openApiSchema(ErrorResponseSchema),
         HealthResponse: openApiSchema(HealthResponseSchema),
         ReadyResponse: openApiSchema(ReadyResponseSchema),
-        FulfillmentWebhookEvent: openApiSchema(WebhookEventSchema),
+        FulfillmentWebhookEvent: openApiSchema(SIGNED_WEBHOOKS.schema),
         ...account.schemas,
       },
     },

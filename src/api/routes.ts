@@ -5,7 +5,7 @@ import { createOrderRoute } from './orders/create-order.route.ts';
 import { citiesRoute } from './geo/cities.route.ts';
 import { healthzRoute, readyzRoute } from './health.route.ts';
 import { openApiRoute } from './openapi.route.ts';
-import { webhookRoute } from './fulfillment/webhook.route.ts';
+import { platformHookRoute, webhookRoute } from './fulfillment/webhook.route.ts';
 import { whatsappWebhookRoute, whatsappWebhookVerifyRoute } from './whatsapp/whatsapp-webhook.route.ts';
 import { operationRoutes } from './v1/operation.route.ts';
 import { landingOrderRoute, landingRoute } from './landings/landing.route.ts';
@@ -21,6 +21,8 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/readyz', handler: readyzRoute },
   { method: 'GET', path: '/openapi.json', handler: openApiRoute },
   { method: 'POST', path: '/api/fulfillment/webhook', handler: webhookRoute },
+  // Unsigned platform webhooks (Dropi): each connection's own secret path.
+  { method: 'POST', path: '/api/fulfillment/hooks/:token', handler: platformHookRoute },
   // WhatsApp Cloud API message statuses (signed by Meta's app secret) and its subscription handshake.
   { method: 'POST', path: '/api/whatsapp/webhook', handler: whatsappWebhookRoute },
   { method: 'GET', path: '/api/whatsapp/webhook', handler: whatsappWebhookVerifyRoute },

@@ -32,13 +32,23 @@ export function register(program: Command): void {
   const cities = program.command('cities').description('city catalogs: import, list, match');
   cities
     .command('import')
-    .description("replace one country's catalog from a JSON (bundled format) or CSV (region,city[,code]) file, atomically")
-    .argument('<file>', 'a .json or .csv file')
-    .requiredOption('--country <CC>', 'ISO 3166-1 alpha-2 country code')
+    .description("replace one country's catalog from a JSON (bundled format) or CSV (region,city[,code]) file, atomically; or, with --from-platform STORE, a store's catalog from its platform (its orders then carry the platform's exact strings)")
+    .argument('[file]', 'a .json or .csv file')
+    .option('--country <CC>', 'ISO 3166-1 alpha-2 country code (with a file)')
     .option('--catalog <kind>', 'official | fulfillment (default: both catalogs the country has)')
-    .action(async (file: string, o: { country: string; catalog?: string }, cmd: Command) => {
+    .option('--from-platform <store_id>', "pull the departments and cash-on-delivery cities of the store's platform connection (e.g. Dropi)")
+    .action(async (file: string | undefined, o: { country?: string; catalog?: string; fromPlatform?: string }, cmd: Command) => {
+      if (o.fromPlatform !== undefined) {
+        if (file !== undefined || o.country !== undefined || o.catalog !== undefined) throw new AppError('invalid_input', '--from-platform takes no file, --country or --catalog', [{ field: 'from-platform', message: 'alone' }]);
+        const storeId = o.fromPlatform;
+        const result = await withApp(cmd, async (app) => (await import('../use-cases/geo/platform-cities.use-case.ts')).importPlatformCities(app, storeId));
+        print(globals(cmd), result, `imported ${result.cities} cash-on-delivery cities in ${result.regions} regions from ${result.platform} for store ${result.store_id} (v${result.version}; ${result.with_code} with an official code)`);
+        return;
+      }
+      if (file === undefined || o.country === undefined) throw new AppError('invalid_input', 'Give a file and --country CC, or --from-platform STORE', [{ field: file === undefined ? 'file' : 'country', message: 'required' }]);
+      const country = o.country;
       const content = readText(file);
-      const result = await withApp(cmd, async (app) => (await loadCityCatalogs()).importCatalog(app, { country: o.country, catalog: o.catalog, fileName: file, content }));
+      const result = await withApp(cmd, async (app) => (await loadCityCatalogs()).importCatalog(app, { country, catalog: o.catalog, fileName: file, content }));
       print(
         globals(cmd),
         result,

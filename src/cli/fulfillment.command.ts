@@ -49,7 +49,8 @@ export function register(program: Command): void {
     });
   fulfillment
     .command('sim')
-    .description('a local fulfillment platform implementing docs/fulfillment-platform.md, with failure injection; lists what it got at GET /_sim/orders')
+    .description('a local fulfillment platform with failure injection: --dialect generic (docs/fulfillment-platform.md) or dropi (Dropi\'s API, its lockouts and token expiry); lists what it got at GET /_sim/orders')
+    .option('--dialect <name>', 'generic | dropi', 'generic')
     .option('--port <n>', 'listen port (0 = any)', '4100')
     .option('--host <host>', 'listen host', '127.0.0.1')
     .option('--fail-rate <f>', 'share of requests answered 500 without acting (0..1)', '0')
@@ -58,9 +59,39 @@ export function register(program: Command): void {
     .option('--latency-ms <n>', 'added to every answer', '0')
     .option('--rate-limit <n>', 'requests per second before 429 with Retry-After (0 = none)', '0')
     .option('--accept-token <token>', 'accept this bearer token as its own platform account (repeatable; default: CODRAIL_FULFILLMENT_TOKEN, or any token)', (t: string, all: string[] = []) => [...all, t])
-    .option('--webhook-url <url>', "POST status changes there, signed with CODRAIL_FULFILLMENT_WEBHOOK_SECRET (e.g. http://127.0.0.1:3000/api/fulfillment/webhook)")
-    .action(async (o: { port: string; host: string; failRate: string; timeoutRate: string; lateMs: string; latencyMs: string; rateLimit: string; acceptToken?: string[]; webhookUrl?: string }, cmd: Command) => {
+    .option('--webhook-url <url>', "POST status changes there, signed with CODRAIL_FULFILLMENT_WEBHOOK_SECRET (e.g. http://127.0.0.1:3000/api/fulfillment/webhook); dropi: unsigned, to the connection's webhook_url")
+    .option('--lockout <max/windowMs/lockMs>', 'dropi: more than max requests of one key within windowMs lock it for lockMs (429 Too Many Attempts), e.g. 10/1000/30000')
+    .option('--expire-after <n>', 'dropi: each accepted key answers 401 Token is Expired after n requests')
+    .action(async (o: { dialect: string; port: string; host: string; failRate: string; timeoutRate: string; lateMs: string; latencyMs: string; rateLimit: string; acceptToken?: string[]; webhookUrl?: string; lockout?: string; expireAfter?: string }, cmd: Command) => {
       const settings = config(globals(cmd));
+      if (o.dialect !== 'generic' && o.dialect !== 'dropi') throw new Error(`--dialect must be generic or dropi, not ${o.dialect}`);
+      if (o.dialect === 'dropi') {
+        const lockout = o.lockout?.split('/').map((n, i) => numberFlag(['lockout max', 'lockout windowMs', 'lockout lockMs'][i]!, n, 86_400_000));
+        if (lockout && lockout.length !== 3) throw new Error('--lockout is max/windowMs/lockMs, e.g. 10/1000/30000');
+        const keys = o.acceptToken?.length ? o.acceptToken : undefined;
+        const dropiSim = await (await loadSimulator()).runDropiSimulator({
+          port: numberFlag('port', o.port, 65535),
+          host: o.host,
+          ...(keys ? { tokens: keys } : {}),
+          failRate: numberFlag('fail-rate', o.failRate, 1, false),
+          lostAnswerRate: numberFlag('timeout-rate', o.timeoutRate, 1, false),
+          lateMs: numberFlag('late-ms', o.lateMs, 600_000),
+          latencyMs: numberFlag('latency-ms', o.latencyMs, 600_000),
+          ...(lockout ? { lockout: { max: lockout[0]!, windowMs: lockout[1]!, lockMs: lockout[2]! } } : {}),
+          ...(o.expireAfter && keys?.[0] ? { expireAfter: { token: keys[0], requests: numberFlag('expire-after', o.expireAfter, 1_000_000) } } : {}),
+          ...(o.webhookUrl ? { webhookUrl: o.webhookUrl } : {}),
+          log: (line) => process.stderr.write(`${line}\n`),
+        });
+        print(
+          globals(cmd),
+          { url: dropiSim.url, dialect: 'dropi' },
+          `Dropi simulator on ${dropiSim.url}  (what it received: curl ${dropiSim.url}/_sim/orders)\nrun codrail serve with --dropi-url ${dropiSim.url}, then: codrail fulfillment connection set STORE --platform dropi --api-token <key>`,
+        );
+        const stopDropi = () => void dropiSim.close().then(() => process.exit(0));
+        process.once('SIGTERM', stopDropi);
+        process.once('SIGINT', stopDropi);
+        return;
+      }
       const sim = await (await loadSimulator()).runSimulator({
         port: numberFlag('port', o.port, 65535),
         host: o.host,

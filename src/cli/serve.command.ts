@@ -16,7 +16,9 @@ export function register(program: Command): void {
     .option('--host <host>', 'listen host (HOST, default 127.0.0.1)')
     .option('--base-url <url>', 'public base URL (CODRAIL_BASE_URL, default http://<host>:<port>)')
     .option('--trust-proxy [hops]', 'read the client IP from X-Forwarded-For, trusting this many proxies (CODRAIL_TRUST_PROXY)')
-    .option('--fulfillment-url <url>', 'fulfillment platform URL (CODRAIL_FULFILLMENT_URL); unset: pushes stay queued')
+    .option('--fulfillment-url <url>', 'the default platform (generic contract) URL (CODRAIL_FULFILLMENT_URL); unset: only stores with their own connection push')
+    .option('--dropi-url <url>', "send every Dropi connection here instead of Dropi's hosts, e.g. a `fulfillment sim --dialect dropi` (CODRAIL_DROPI_URL)")
+    .option('--dropi-interval-ms <n>', 'least gap between two requests of one Dropi key (CODRAIL_DROPI_INTERVAL_MS, default 1000)')
     .option('--fulfillment-concurrency <n>', 'pushes in flight (CODRAIL_FULFILLMENT_CONCURRENCY, default 4)')
     .option('--fulfillment-backoff-max-ms <n>', 'cap on the delay between two tries (CODRAIL_FULFILLMENT_BACKOFF_MAX_MS, default 600000)')
     .option('--fulfillment-give-up-after <duration>', 'how long a push keeps trying before it is dead, e.g. 72h, 30m (CODRAIL_FULFILLMENT_GIVE_UP_AFTER, default 72h)')
@@ -53,7 +55,7 @@ export async function loadRoutes() {
 
 export async function serve(flags: ServeOptions & { db?: string | undefined }): Promise<void> {
   // Loaded when serving, not when the CLI starts (`codrail --help` stays fast, SPEC 14).
-  const [{ migrate, openApp }, { createHttpServer }, routes, { runDemo }, { sweepExpired }, { startPushWorker, startWhatsappWorker, startWebhookWorker }, { startMetricsServer }] = await Promise.all([
+  const [{ migrate, openApp }, { createHttpServer }, routes, { runDemo }, { sweepExpired }, { startPushWorker, startWhatsappWorker, startWebhookWorker, recordOperatorUrls }, { startMetricsServer }] = await Promise.all([
     import('../app.ts'),
     import('../http/server.ts'),
     loadRoutes(),
@@ -92,8 +94,8 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
     `  cities:   curl '${base}/api/geo/cities?country=CO'`,
     `  openapi:  ${base}/openapi.json`,
     config.fulfillmentUrl
-      ? `  fulfillment: pushing live orders to ${new URL(config.fulfillmentUrl).origin} (codrail fulfillment list)`
-      : '  fulfillment: no platform configured (CODRAIL_FULFILLMENT_URL); live orders stay queued',
+      ? `  fulfillment: pushing live orders to ${new URL(config.fulfillmentUrl).origin}, or to each store's own connection (codrail fulfillment list)`
+      : "  fulfillment: no default platform (CODRAIL_FULFILLMENT_URL); stores with their own connection push (codrail fulfillment connection set STORE --platform dropi …), the others' orders stay queued",
     config.whatsappUrl
       ? `  whatsapp: sending buyer messages through ${new URL(config.whatsappUrl).origin} (statuses: POST ${base}/api/whatsapp/webhook)`
       : '  whatsapp: no Cloud API configured (CODRAIL_WHATSAPP_URL); messages stay queued',
@@ -129,6 +131,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
   // A promise nobody handled is a bug, but not a reason to stop taking orders (Node 20 would exit):
   // log it with its stack and keep serving. Every known promise is handled where it is made.
   process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled promise rejection (a bug): logged, serving goes on'));
+  await recordOperatorUrls(deps);
   const worker = startPushWorker(deps);
   const whatsappWorker = startWhatsappWorker(deps);
   const webhookWorker = startWebhookWorker(deps);

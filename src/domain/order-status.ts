@@ -18,23 +18,36 @@ export function canMove(from: OrderStatus, to: OrderStatus): boolean {
   return NEXT[from].includes(to);
 }
 
-// A Map: the key is the platform's text (issue 19 §5).
-const FROM_PLATFORM: ReadonlyMap<string, OrderStatus> = new Map<string, OrderStatus>([
-  ['PENDIENTE', 'confirmed'],
-  ['GUIA_GENERADA', 'processing'],
-  ['EN_TRANSITO', 'shipped'],
-  ['EN_REPARTO', 'shipped'],
-  ['ENTREGADO', 'delivered'],
-  ['DEVOLUCION', 'returned'],
-  ['CANCELADO', 'cancelled'],
-]);
+/** A platform status as codrail's: the status it moves an order to (none: it moves nothing), and whether the platform's table knows it. */
+export interface StatusMapping {
+  to: OrderStatus | undefined;
+  known: boolean;
+}
 
-/** codrail's status for a platform status, or undefined when it moves nothing (NOVEDAD, unknown). */
-export const statusFromPlatform = (raw: string): OrderStatus | undefined => FROM_PLATFORM.get(raw.trim().toUpperCase());
+/** How a raw status is compared: case, accents, surrounding space and `_` against ` ` do not matter ("En_Tránsito" = "EN TRANSITO"). */
+export const statusKey = (raw: string): string =>
+  raw
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toUpperCase()
+    .replace(/[\s_]+/g, ' ')
+    .trim();
+
+/**
+ * A platform's status table (each platform module declares one): raw string → codrail status, or
+ * null for a status that is known and moves nothing (an incident, a label voided). A Map: the key
+ * is the platform's text (issue 19 §5).
+ */
+export function statusTable(entries: Readonly<Record<string, OrderStatus | null>>): (raw: string) => StatusMapping {
+  const table = new Map(Object.entries(entries).map(([raw, to]) => [statusKey(raw), to]));
+  return (raw) => {
+    const to = table.get(statusKey(raw));
+    return { to: to ?? undefined, known: to !== undefined };
+  };
+}
 
 /** What a platform report does to an order: move it, keep it (same or no mapping), or refuse (backwards). */
-export function applyPlatformStatus(current: OrderStatus, raw: string): { to: OrderStatus; moved: boolean; refused: boolean } {
-  const target = statusFromPlatform(raw);
+export function applyPlatformStatus(current: OrderStatus, target: OrderStatus | undefined): { to: OrderStatus; moved: boolean; refused: boolean } {
   if (!target || target === current) return { to: current, moved: false, refused: false };
   if (!canMove(current, target)) return { to: current, moved: false, refused: true };
   return { to: target, moved: true, refused: false };

@@ -46,3 +46,8 @@ export function mobileNumberLength(country: string): number | undefined {
 }
 
 export const dialCode = (country: string): string | undefined => (isSupportedCountry(country) ? `+${getCountryCallingCode(country as CountryCode)}` : undefined);
+
+/** The national significant digits of an E.164 number, as platforms that want "the phone without the country code" take it. */
+export function nationalDigits(e164: string): string {
+  return parsePhoneNumberFromString(e164)?.nationalNumber ?? phoneDigits(e164);
+}

@@ -14,6 +14,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'order.delivered',
   'order.returned',
   'whatsapp.message.failed',
+  'fulfillment.connection_paused',
+  'fulfillment.connection_resumed',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -136,6 +138,18 @@ export function outsideEvents(event: { type: string; data: Record<string, unknow
       return [{ type: 'whatsapp.message.failed', extra: { message: { id: d.message_id ?? null, error: d.error ?? null } } }];
     default:
       return [];
+  }
+}
+
+/** A store's event without an order (issue 22: its platform connection paused or resumed) as a webhook event, or none. */
+export function storeEvent(event: { type: string; data: Record<string, unknown> }): OutsideEvent | undefined {
+  switch (event.type) {
+    case 'fulfillment.paused':
+      return { type: 'fulfillment.connection_paused', extra: { platform: event.data.platform ?? null, reason: event.data.reason ?? null } };
+    case 'fulfillment.resumed':
+      return { type: 'fulfillment.connection_resumed', extra: { platform: event.data.platform ?? null, released: event.data.released ?? 0 } };
+    default:
+      return undefined;
   }
 }
 

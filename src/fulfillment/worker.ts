@@ -8,16 +8,17 @@
 // mid-push, a failed record, a replay or a tool's push racing the worker (the lease decides).
 import type { Config } from '../config.ts';
 import { writeTransaction, type Tx } from '../db/transaction.ts';
-import { findJob, markConnection, pushPayloadRows, type JobRow } from '../db/queries/fulfillment.queries.ts';
+import { connectedStores, findConnection, findJob, heldConnections, markConnection, pauseConnection, pushPayloadRows, type JobRow } from '../db/queries/fulfillment.queries.ts';
 import { settleAs, type OutboxTable } from '../db/queries/outbox.queries.ts';
 import { findJobByOrder, findOrder } from '../db/queries/orders.queries.ts';
 import { FULFILLMENT_CANCEL_WAIT_MS, FULFILLMENT_LEASE_MARGIN_MS, FULFILLMENT_POLL_MS } from '../limits.ts';
-import { Outbox, type Attempt, type KindDeps, type OutboxKind } from '../outbox/outbox.ts';
+import { Outbox, type Attempt, type Held, type KindDeps, type OutboxKind } from '../outbox/outbox.ts';
 import { OutboundError } from '../http/outbound/outbound-error.ts';
 import { AttemptFailure } from '../outbox/attempt-failure.ts';
-import type { CreatePlatformOrder, PLATFORM_STATUSES, PlatformOrder } from './contract.ts';
+import type { PushOrder, RemoteOrder } from '../platforms/platform.ts';
+import { platformNamed } from '../platforms/index.ts';
+import { platformDestination, platformFor } from '../platforms/connections.ts';
 import { applyStatusReport } from './apply-status.ts';
-import { platformFor } from './connections.ts';
 
 /** The fulfillment jobs as the outbox machinery sees them. */
 export const FULFILLMENT_JOBS: OutboxTable = {
@@ -34,42 +35,41 @@ export const FULFILLMENT_JOBS: OutboxTable = {
 
 type Row = NonNullable<Awaited<ReturnType<typeof pushPayloadRows>>>;
 
-/** The contract's create body for an order (docs/fulfillment-platform.md). */
-export function platformOrder(o: Row): CreatePlatformOrder {
-  const [name = o.nombre, ...rest] = o.nombre.trim().split(/\s+/);
+/** An order as the platform seam takes it (src/platforms/platform.ts). */
+export function pushOrder(o: Row): PushOrder {
   return {
-    external_ref: o.id,
-    name,
-    surname: rest.join(' '),
-    phone: o.telefono_e164,
-    state: o.departamento,
-    city: o.ciudad,
-    city_code: o.city_code,
-    address: o.direccion,
-    neighborhood: o.barrio ?? o.colonia ?? null,
-    notes: o.referencia,
-    rate_type: 'CON RECAUDO',
-    total_to_collect: o.total_price_minor / 100,
+    id: o.id,
+    order_number: o.order_number,
+    created_at: o.created_at,
+    country: o.country,
     currency: o.currency,
-    products: [
-      {
-        sku: o.fulfillment_product_ref ?? o.product_sku,
-        name: o.product_name,
-        pack: o.pack,
-        quantity: o.quantity,
-        unit_price: o.unit_price_minor / 100,
-        product_id: o.fulfillment_product_ref,
-        variant_id: o.fulfillment_variant_ref,
-      },
-    ],
+    nombre: o.nombre,
+    telefono_e164: o.telefono_e164,
+    departamento: o.departamento,
+    ciudad: o.ciudad,
+    city_code: o.city_code,
+    direccion: o.direccion,
+    barrio: o.barrio,
+    colonia: o.colonia,
+    distrito: o.distrito,
+    codigo_postal: o.codigo_postal,
+    referencia: o.referencia,
+    total_price_minor: o.total_price_minor,
+    product: {
+      name: o.product_name,
+      sku: o.product_sku,
+      pack: o.pack,
+      quantity: o.quantity,
+      pack_units: o.pack_units,
+      unit_price_minor: o.unit_price_minor,
+      platform_ref: o.fulfillment_product_ref,
+      variant_ref: o.fulfillment_variant_ref,
+    },
   };
 }
 
 /** A lease outlives an attempt (a lookup and a create, each bounded by the timeout); after it a crashed attempt's job is reclaimed. */
 export const leaseMs = (config: Config) => config.fulfillmentTimeoutMs * 3 + FULFILLMENT_LEASE_MARGIN_MS;
-
-/** The contract's status of a cancelled order (docs/fulfillment-platform.md). */
-const CANCELLED: (typeof PLATFORM_STATUSES)[number] = 'CANCELADO';
 
 /**
  * A try that acted and then lost its lease before recording: the job says the order may exist
@@ -98,26 +98,26 @@ async function runPush(deps: KindDeps, attempt: Attempt<JobRow>): Promise<void> 
   if (row.fulfillment_unlinked_at !== null && row.fulfillment_product_ref === null)
     throw new AttemptFailure('permanent', `product "${row.product_name}" was unlinked from the platform: link it (link_product_to_fulfillment), then push the order again`);
   const access = await platformFor(deps, row.store_id);
-  if (!access) throw new AttemptFailure('retry', 'no fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
-  let placed: PlatformOrder | undefined;
+  if (!access) throw new AttemptFailure('retry', 'no fulfillment platform: the store has no connection and the server no default (CODRAIL_FULFILLMENT_URL)');
+  let placed: RemoteOrder | undefined;
   let reconciled = false;
   if (job.unknown_outcome > 0) {
     // An earlier request may have created it (a lost answer, a failed record, a crash): never
     // create twice. Only then is the order looked up; a look-up that finds nothing and the create are one try.
-    const existing = await access.client.findByRef(row.id);
+    const existing = await access.session.findByRef(row);
     if (existing.length > 1) log.warn({ orderId: row.id, remoteIds: existing.map((o) => o.id) }, 'fulfillment: the platform has several orders for one reference');
     placed = existing[0];
     reconciled = placed !== undefined;
     if (!reconciled) attempt.lookedUpNothing();
   }
-  placed ??= await attempt.act(() => access.client.create(platformOrder(row)), 'push.before_request');
+  placed ??= await attempt.act(() => access.session.create(pushOrder(row)), 'push.before_request');
   const order = placed;
   await failpoints.hit('push.after_answer');
   const now = clock.now().toISOString();
   const settled = await writeTransaction(db, async (tx) => {
     if (!(await attempt.done(tx, { remote_id: order.id }))) return false;
-    await deps.orderEvents.record(tx, { order_id: row.id, store_id: row.store_id, type: 'fulfillment.pushed', actor: 'system', data: { remote_id: order.id, attempts: job.attempts, reconciled, credentials: access.source }, created_at: now });
-    await applyStatusReport(deps.orderEvents, tx, row.id, order.status, { via: 'push', actor: 'system', remoteId: order.id, tracking: order.tracking_number ?? undefined }, now);
+    await deps.orderEvents.record(tx, { order_id: row.id, store_id: row.store_id, type: 'fulfillment.pushed', actor: 'system', data: { remote_id: order.id, attempts: job.attempts, reconciled, credentials: access.source, platform: access.platform.name }, created_at: now });
+    await applyStatusReport(deps, tx, row.id, access.platform, order.status, { via: 'push', actor: 'system', remoteId: order.id, tracking: order.tracking_number }, now);
     await failpoints.hit('push.during_record');
     return true;
   });
@@ -136,18 +136,18 @@ async function runCancel(deps: KindDeps, attempt: Attempt<JobRow>): Promise<void
     // The push may be creating the order right now: cancel once its outcome is recorded.
     throw new AttemptFailure('retry', 'waiting for the push in flight', FULFILLMENT_CANCEL_WAIT_MS);
   const access = await platformFor(deps, order.store_id);
-  if (!access) throw new AttemptFailure('retry', 'no fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
+  if (!access) throw new AttemptFailure('retry', 'no fulfillment platform: the store has no connection and the server no default (CODRAIL_FULFILLMENT_URL)');
   // Whatever a push may have created, also by an attempt whose answer was lost.
-  const remoteIds = push?.remote_id ? [push.remote_id] : (await access.client.findByRef(order.id)).map((o) => o.id);
+  const remoteIds = push?.remote_id ? [push.remote_id] : (await access.session.findByRef(order)).map((o) => o.id);
   const cancelled: string[] = [];
   for (const id of remoteIds) {
     try {
       // An earlier cancel request may have acted: read the order before acting again.
-      if (job.unknown_outcome > 0 && (await access.client.get(id)).status === CANCELLED) {
+      if (job.unknown_outcome > 0 && (await access.session.get(id)).status === access.platform.cancelled) {
         cancelled.push(id);
         continue;
       }
-      await attempt.act(() => access.client.cancel(id), 'cancel.before_request');
+      await attempt.act(() => access.session.cancel(id), 'cancel.before_request');
       cancelled.push(id);
     } catch (error) {
       // Deleted at the platform by hand: nothing left to cancel there.
@@ -160,7 +160,7 @@ async function runCancel(deps: KindDeps, attempt: Attempt<JobRow>): Promise<void
   const settled = await writeTransaction(db, async (tx) => {
     if (!(await attempt.done(tx, { remote_id: remoteIds[0] ?? null }))) return false;
     await deps.orderEvents.record(tx, { order_id: order.id, store_id: order.store_id, type: 'fulfillment.cancelled', actor: 'system', data: { remote_ids: cancelled, attempts: job.attempts }, created_at: now });
-    if (cancelled.length) await applyStatusReport(deps.orderEvents, tx, order.id, CANCELLED, { via: 'cancel', actor: 'system', remoteId: cancelled[0]! }, now);
+    if (cancelled.length) await applyStatusReport(deps, tx, order.id, access.platform, access.platform.cancelled, { via: 'cancel', actor: 'system', remoteId: cancelled[0]! }, now);
     await failpoints.hit('cancel.during_record');
     return true;
   });
@@ -168,11 +168,23 @@ async function runCancel(deps: KindDeps, attempt: Attempt<JobRow>): Promise<void
   else await afterLostLease(deps, attempt, undefined);
 }
 
-/** A failure settled: a refused token marks the connection; a job given up is an order event. */
+/**
+ * A failure settled: a refused token marks the connection, and one the platform says expired
+ * pauses the store's pushes (an event, a webhook, the connection's view) until new credentials;
+ * a job given up is an order event.
+ */
 async function failed(deps: KindDeps, tx: Tx, job: JobRow, failure: AttemptFailure, outcome: 'retry' | 'dead', at: string): Promise<void> {
   const order = await findOrder(tx, job.order_id);
   if (!order) return;
   if (failure.status === 401 || failure.status === 403) await markConnection(tx, order.store_id, { ok: false, at, error: failure.message });
+  const connection = await findConnection(tx, order.store_id);
+  if (connection && platformNamed(connection.platform).expired(failure)) {
+    const paused = await pauseConnection(tx, order.store_id, failure.message, at);
+    if (Number(paused.numUpdatedRows) === 1) {
+      await deps.orderEvents.record(tx, { order_id: null, store_id: order.store_id, type: 'fulfillment.paused', actor: 'platform', data: { platform: connection.platform, reason: failure.message }, created_at: at });
+      deps.log.warn({ storeId: order.store_id, platform: connection.platform, error: failure.message }, 'fulfillment: the platform refused the store\'s token; its pushes wait for new credentials (set_fulfillment_credentials)');
+    }
+  }
   if (outcome === 'dead')
     await deps.orderEvents.record(tx, { order_id: job.order_id, store_id: order.store_id, type: job.action === 'cancel' ? 'fulfillment.cancel_dead' : 'fulfillment.dead', actor: 'system', data: { attempts: job.attempts, error: failure.message }, created_at: at });
 }
@@ -195,13 +207,32 @@ export function fulfillmentKind(deps: KindDeps): OutboxKind<JobRow> {
     onUnknown: 'look_up',
     run: (attempt) => (attempt.job.action === 'cancel' ? runCancel(deps, attempt) : runPush(deps, attempt)),
     failed: (tx, job, failure, outcome, at) => failed(deps, tx, job, failure, outcome, at),
+    held: () => held(deps),
+  };
+}
+
+/**
+ * Paused connections wait; a platform that takes one job at a time gets one per connection (Dropi:
+ * a locked key must not take the slots of other stores); without a server-wide platform, only
+ * stores with their own connection can push.
+ */
+async function held(deps: KindDeps): Promise<Held> {
+  const rows = await heldConnections(deps.db);
+  const caps = new Map<string, number>();
+  for (const r of rows) {
+    const cap = platformNamed(r.platform).pacing.concurrency;
+    if (Number.isFinite(cap)) caps.set(platformDestination(r.store_id), cap);
+  }
+  return {
+    paused: rows.filter((r) => r.paused_at !== null).map((r) => platformDestination(r.store_id)),
+    caps,
+    only: deps.config.fulfillmentUrl ? undefined : (await connectedStores(deps.db)).map((r) => platformDestination(r.store_id)),
   };
 }
 
 /** The fulfillment outbox of `codrail serve`, and of a tool that pushes now (claim, then runClaimed). */
 export class OutboxWorker extends Outbox<JobRow> {
   constructor(deps: KindDeps) {
-    if (!deps.config.fulfillmentUrl) throw new Error('No fulfillment platform URL configured');
     super({ ...deps }, fulfillmentKind(deps));
   }
 }

@@ -69,8 +69,21 @@ export interface OutboxKind<J extends OutboxRow> {
   intentAtClaim?: boolean;
   /** One try. Throws on failure (the machinery settles it); records a success through `attempt.done`. */
   run(attempt: Attempt<J>): Promise<void>;
+  /**
+   * Destinations the kind holds back now, read before each claim: `paused` ones are not claimed at
+   * all (a connection waiting for its seller's new credentials); `caps` limit the jobs of a
+   * destination in flight in this process (a platform that takes one request at a time); `only`,
+   * when given, is every destination that can be served (the others wait, untouched).
+   */
+  held?(): Promise<Held>;
   /** What a settled failure means beyond the job row (an order event, a mark on a connection), in the settle's transaction. */
   failed?(tx: Tx, job: J, failure: AttemptFailure, outcome: 'retry' | 'dead', at: string, tookMs: number): Promise<void>;
+}
+
+export interface Held {
+  paused: readonly string[];
+  caps: ReadonlyMap<string, number>;
+  only?: readonly string[] | undefined;
 }
 
 export interface OutboxDeps {
@@ -150,6 +163,8 @@ export class Outbox<J extends OutboxRow> {
   readonly #deps: OutboxDeps;
   readonly #loop: OutboxLoop<J>;
   readonly circuits: Circuits;
+  /** Jobs this process claimed and has not finished, per destination (for the caps of `held`). */
+  readonly #inFlight = new Map<string, number>();
 
   constructor(deps: OutboxDeps, kind: OutboxKind<J>) {
     this.#kind = kind;
@@ -161,7 +176,7 @@ export class Outbox<J extends OutboxRow> {
       pollMs: kind.policy.pollMs,
       log: deps.log,
       claim: (limit) => this.#claim(limit),
-      attempt: (job) => this.runClaimed(job),
+      attempt: (job) => this.runClaimed(job).finally(() => this.#finished(job.destination)),
     });
   }
 
@@ -183,18 +198,44 @@ export class Outbox<J extends OutboxRow> {
     return new Date(now.getTime() + this.#kind.policy.leaseMs).toISOString();
   }
 
-  /** Due jobs of closed circuits, and one probe of each open circuit whose time came. */
+  /**
+   * Due jobs of closed circuits, and one probe of each open circuit whose time came; nothing of a
+   * paused destination; a capped destination's jobs only up to its cap in flight, claimed apart so
+   * they never take the slots of the others.
+   */
   async #claim(limit: number): Promise<J[]> {
     const { db, clock } = this.#deps;
     const now = clock.now();
-    const filter = { now: now.toISOString(), leaseUntil: this.#lease(now), limit };
-    const jobs = await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, exclude: this.circuits.open() }));
+    const held = (await this.#kind.held?.()) ?? { paused: [], caps: new Map<string, number>() };
+    const only = held.only;
+    const filter = { now: now.toISOString(), leaseUntil: this.#lease(now), limit, ...(only ? { only } : {}) };
+    const open = this.circuits.open();
+    const exclude = [...new Set([...open, ...held.paused, ...held.caps.keys()])];
+    const jobs = await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, exclude }));
+    const skip = new Set([...open, ...held.paused]);
+    for (const [destination, cap] of held.caps) {
+      const room = Math.min(cap - (this.#inFlight.get(destination) ?? 0), limit - jobs.length);
+      if (skip.has(destination) || room <= 0) continue;
+      jobs.push(...(await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, one: destination, limit: room }))));
+    }
     for (const destination of this.circuits.probesDue()) {
+      if (held.paused.includes(destination) || (this.#inFlight.get(destination) ?? 0) >= (held.caps.get(destination) ?? Number.POSITIVE_INFINITY)) {
+        // Not now (paused, or its one job still running): the probe waits for a later claim.
+        this.circuits.probeSkipped(destination);
+        continue;
+      }
       const [probe] = await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, probe: destination }));
       if (probe) jobs.push(probe);
       else this.circuits.probeSkipped(destination);
     }
+    for (const job of jobs) this.#inFlight.set(job.destination, (this.#inFlight.get(job.destination) ?? 0) + 1);
     return jobs;
+  }
+
+  #finished(destination: string): void {
+    const n = (this.#inFlight.get(destination) ?? 1) - 1;
+    if (n > 0) this.#inFlight.set(destination, n);
+    else this.#inFlight.delete(destination);
   }
 
   /** Claims one job by id now (a tool that pushes now), unless it is in flight under a live lease. */

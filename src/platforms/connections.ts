@@ -1,13 +1,19 @@
-// Which platform credentials an order's store pushes with (issue 12): the store's own connection,
-// sealed at rest and opened only here, or else the configured default (CODRAIL_FULFILLMENT_TOKEN).
-// The platform itself is one, configured by URL; without a URL nothing is connected.
+// Which platform a store's orders go to, and with which credentials (issues 12, 22): the store's own
+// connection — its platform module, its base URL or the platform's default, its token sealed at
+// rest and opened only here — or else the server's default (`generic` at --fulfillment-url with
+// CODRAIL_FULFILLMENT_TOKEN). Everything above this file gets a PlatformAccess and never asks
+// which platform it is.
 import type { Config } from '../config.ts';
 import type { Db } from '../db/connect.ts';
-import { findConnection } from '../db/queries/fulfillment.queries.ts';
+import type { Tx } from '../db/transaction.ts';
+import { findConnection, findStoreCountry } from '../db/queries/fulfillment.queries.ts';
+import { serverSetting } from '../db/queries/server-settings.queries.ts';
 import type { SecretKeys } from '../secret-keys.ts';
 import type { OutboundClient } from '../http/outbound/outbound-client.ts';
 import { AttemptFailure } from '../outbox/attempt-failure.ts';
-import { PlatformClient } from './client.ts';
+import { platformNamed, type Platform } from './index.ts';
+import { generic } from './generic/generic.ts';
+import type { PlatformSession } from './platform.ts';
 
 export interface PlatformDeps {
   config: Config;
@@ -17,25 +23,65 @@ export interface PlatformDeps {
 }
 
 export interface PlatformAccess {
-  client: PlatformClient;
-  /** `store`: the store's own credentials; `default`: the configured platform account. */
+  platform: Platform;
+  session: PlatformSession;
+  /** `store`: the store's own connection; `default`: the server's platform account. */
   source: 'store' | 'default';
+  /** Where it goes (an origin: never a path or query that could carry a secret). */
+  origin: string;
 }
 
 /** Where a store's pushes go, for the outbox's circuit (src/outbox/circuit.ts): its platform connection. */
 export const platformDestination = (storeId: string) => `platform:${storeId}`;
+export const storeOfDestination = (destination: string) => destination.slice('platform:'.length);
 
 /** The additional authenticated data of a store's sealed token: it opens on this row only. */
 export const connectionContext = (storeId: string) => `fulfillment_connections.token_sealed:${storeId}`;
+export const hookTokenContext = (storeId: string) => `fulfillment_connections.hook_token_sealed:${storeId}`;
 
-export const clientWith = (deps: Pick<PlatformDeps, 'config' | 'outbound'>, token: string | undefined) =>
-  new PlatformClient({ url: deps.config.fulfillmentUrl!, token, timeoutMs: deps.config.fulfillmentTimeoutMs, outbound: deps.outbound });
+/**
+ * The platform URLs the operator configured: this process's settings, else what `codrail serve`
+ * recorded in the database (so the CLI connects stores to the server's platform without its
+ * environment: issue 22 §1).
+ */
+export async function operatorUrls(deps: { config: Config; db: Db | Tx }): Promise<Pick<Config, 'fulfillmentUrl' | 'dropiUrl'>> {
+  const { config } = deps;
+  return {
+    fulfillmentUrl: config.fulfillmentUrl ?? (await serverSetting(deps.db, 'fulfillment_url')),
+    dropiUrl: config.dropiUrl ?? (await serverSetting(deps.db, 'dropi_url')),
+  };
+}
+
+/**
+ * Where a connection goes and which addresses it may reach: a URL the operator configured may be
+ * on this machine (a simulator); one a seller typed may not (unless the operator allows it).
+ */
+export async function connectionTarget(
+  deps: { config: Config; db: Db | Tx },
+  platform: Platform,
+  c: { base_url: string | null; test: number | boolean; country: string },
+): Promise<{ url: string; addresses: 'any' | 'public' } | undefined> {
+  const configured = await operatorUrls(deps);
+  const operator = new Set([configured.fulfillmentUrl, configured.dropiUrl].filter((u): u is string => u !== undefined));
+  const url = c.base_url ?? platform.defaultUrl({ country: c.country, test: Boolean(c.test), config: configured });
+  if (url === undefined) return undefined;
+  return { url, addresses: operator.has(url) || deps.config.platformUrlsAllowPrivate ? 'any' : 'public' };
+}
+
+export function openSession(deps: Pick<PlatformDeps, 'config' | 'outbound'>, platform: Platform, target: { url: string; addresses: 'any' | 'public' }, token: string | undefined): PlatformSession {
+  return platform.open({ url: target.url, token, timeoutMs: deps.config.fulfillmentTimeoutMs, outbound: deps.outbound, addresses: target.addresses, intervalMs: deps.config.dropiIntervalMs });
+}
 
 export async function platformFor(deps: PlatformDeps, storeId: string): Promise<PlatformAccess | undefined> {
-  const { config } = deps;
-  if (!config.fulfillmentUrl) return undefined;
   const connection = await findConnection(deps.db, storeId);
-  if (!connection) return { client: clientWith(deps, config.fulfillmentToken), source: 'default' };
+  if (!connection) {
+    const url = (await operatorUrls(deps)).fulfillmentUrl;
+    if (!url) return undefined;
+    return { platform: generic, session: openSession(deps, generic, { url, addresses: 'any' }, deps.config.fulfillmentToken), source: 'default', origin: new URL(url).origin };
+  }
+  const platform = platformNamed(connection.platform);
+  const target = await connectionTarget(deps, platform, { ...connection, country: (await findStoreCountry(deps.db, storeId)) ?? '' });
+  if (!target) throw new AttemptFailure('retry', `the store's ${platform.label} connection has no URL: set it with set_fulfillment_credentials --base-url`);
   let token: string;
   try {
     token = deps.secrets.box().open(connection.token_sealed, connectionContext(storeId));
@@ -43,5 +89,5 @@ export async function platformFor(deps: PlatformDeps, storeId: string): Promise<
     // A lost or wrong key: the pushes wait (retry) until the credentials are entered again.
     throw new AttemptFailure('retry', `the store's platform credentials cannot be opened (${(error as Error).message}); set them again with set_fulfillment_credentials`);
   }
-  return { client: clientWith(deps, token), source: 'store' };
+  return { platform, session: openSession(deps, platform, target, token), source: 'store', origin: new URL(target.url).origin };
 }

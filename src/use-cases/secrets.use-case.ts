@@ -4,7 +4,7 @@
 // count, then drop the old key.
 import type { Deps } from '../app.ts';
 import { allConnections, resealConnection } from '../db/queries/fulfillment.queries.ts';
-import { connectionContext } from '../fulfillment/connections.ts';
+import { connectionContext, hookTokenContext } from '../platforms/connections.ts';
 import { allSigningKeySecrets, sealSigningKey } from '../db/queries/oauth.queries.ts';
 import { signingKeyContext } from './oauth/signing-keys.ts';
 import { allWhatsappTokens, resealWhatsappToken } from '../db/queries/whatsapp.queries.ts';
@@ -12,67 +12,77 @@ import { whatsappTokenContext } from '../whatsapp/senders.ts';
 import { allEndpointSecrets, updateEndpoint } from '../db/queries/webhooks.queries.ts';
 import { endpointSecretContext } from '../webhooks/endpoint-secrets.ts';
 
+/** One kind of stored secret: its rows, what each holds sealed, under which context, and how a row is written back. */
+interface SealedKind<R> {
+  rows: R[];
+  label(row: R): string;
+  context(row: R): string;
+  /** The row's sealed values (null: none); an OAuth key of an older release may still be clear JSON. */
+  sealed(row: R): (string | null)[];
+  write(row: R, resealed: (string | null)[]): Promise<unknown>;
+}
+
 export async function rotateSecrets(deps: Pick<Deps, 'db' | 'secrets'>) {
   const box = deps.secrets.box();
   let resealed = 0;
   let current = 0;
   const failed: { store_id: string; error: string }[] = [];
-  for (const row of await allConnections(deps.db)) {
-    if (!box.isStale(row.token_sealed)) {
-      current++;
-      continue;
-    }
-    try {
-      const context = connectionContext(row.store_id);
-      await resealConnection(deps.db, row.store_id, box.seal(box.open(row.token_sealed, context), context));
-      resealed++;
-    } catch (error) {
-      failed.push({ store_id: row.store_id, error: (error as Error).message });
+  const isClear = (x: string) => x.startsWith('{');
+  async function rotate<R>(kind: SealedKind<R>): Promise<void> {
+    for (const row of kind.rows) {
+      const values = kind.sealed(row);
+      if (!values.some((x) => x !== null && (isClear(x) || box.isStale(x)))) {
+        current++;
+        continue;
+      }
+      try {
+        const context = kind.context(row);
+        await kind.write(row, values.map((x) => (x === null ? null : box.seal(isClear(x) ? x : box.open(x, context), context))));
+        resealed++;
+      } catch (error) {
+        failed.push({ store_id: kind.label(row), error: (error as Error).message });
+      }
     }
   }
+  // Stores' platform tokens (issue 12) and their webhook receiver paths (issue 22). Both are sealed
+  // with the connection's context, so one row opens and reseals as one.
+  await rotate({
+    rows: await allConnections(deps.db),
+    label: (r) => r.store_id,
+    context: (r) => connectionContext(r.store_id),
+    sealed: (r) => [r.token_sealed],
+    write: (r, [token]) => resealConnection(deps.db, r.store_id, { token_sealed: token!, hook_token_sealed: r.hook_token_sealed }),
+  });
+  await rotate({
+    rows: (await allConnections(deps.db)).filter((r) => r.hook_token_sealed !== null),
+    label: (r) => `${r.store_id} (platform webhook path)`,
+    context: (r) => hookTokenContext(r.store_id),
+    sealed: (r) => [r.hook_token_sealed],
+    write: (r, [hook]) => resealConnection(deps.db, r.store_id, { token_sealed: r.token_sealed, hook_token_sealed: hook! }),
+  });
   // Stores' own WhatsApp Cloud API tokens (issue 19 §4).
-  for (const row of await allWhatsappTokens(deps.db)) {
-    if (!box.isStale(row.token_sealed!)) {
-      current++;
-      continue;
-    }
-    try {
-      const context = whatsappTokenContext(row.store_id);
-      await resealWhatsappToken(deps.db, row.store_id, box.seal(box.open(row.token_sealed!, context), context));
-      resealed++;
-    } catch (error) {
-      failed.push({ store_id: `${row.store_id} (WhatsApp token)`, error: (error as Error).message });
-    }
-  }
+  await rotate({
+    rows: await allWhatsappTokens(deps.db),
+    label: (r) => `${r.store_id} (WhatsApp token)`,
+    context: (r) => whatsappTokenContext(r.store_id),
+    sealed: (r) => [r.token_sealed],
+    write: (r, [token]) => resealWhatsappToken(deps.db, r.store_id, token!),
+  });
   // Webhook endpoints' signing secrets, the previous one of a rotation too (issue 21 §5).
-  for (const row of await allEndpointSecrets(deps.db)) {
-    const sealed = [row.secret_sealed, row.previous_secret_sealed].filter((x): x is string => x !== null);
-    if (!sealed.some((x) => box.isStale(x))) {
-      current++;
-      continue;
-    }
-    try {
-      const context = endpointSecretContext(row.id);
-      const reseal = (x: string | null) => (x === null ? null : box.seal(box.open(x, context), context));
-      await updateEndpoint(deps.db, row.id, { secret_sealed: reseal(row.secret_sealed)!, previous_secret_sealed: reseal(row.previous_secret_sealed) });
-      resealed++;
-    } catch (error) {
-      failed.push({ store_id: `webhook endpoint ${row.id}`, error: (error as Error).message });
-    }
-  }
+  await rotate({
+    rows: await allEndpointSecrets(deps.db),
+    label: (r) => `webhook endpoint ${r.id}`,
+    context: (r) => endpointSecretContext(r.id),
+    sealed: (r) => [r.secret_sealed, r.previous_secret_sealed],
+    write: (r, [secret, previous]) => updateEndpoint(deps.db, r.id, { secret_sealed: secret!, previous_secret_sealed: previous ?? null }),
+  });
   // The OAuth signing keys' private halves (issue 13 §4), sealed in clear rows by older releases too.
-  for (const row of await allSigningKeySecrets(deps.db)) {
-    const context = signingKeyContext(row.kid);
-    if (!row.private_jwk.startsWith('{') && !box.isStale(row.private_jwk)) {
-      current++;
-      continue;
-    }
-    try {
-      await sealSigningKey(deps.db, row.kid, box.seal(row.private_jwk.startsWith('{') ? row.private_jwk : box.open(row.private_jwk, context), context));
-      resealed++;
-    } catch (error) {
-      failed.push({ store_id: `oauth signing key ${row.kid}`, error: (error as Error).message });
-    }
-  }
+  await rotate({
+    rows: await allSigningKeySecrets(deps.db),
+    label: (r) => `oauth signing key ${r.kid}`,
+    context: (r) => signingKeyContext(r.kid),
+    sealed: (r) => [r.private_jwk],
+    write: (r, [jwk]) => sealSigningKey(deps.db, r.kid, jwk!),
+  });
   return { key: deps.secrets.source(), key_id: box.currentKeyId, resealed, already_current: current, failed };
 }

@@ -6,9 +6,9 @@
 // Business accounts (issue 19 §4) have their own tokens and numbers: a business's token sends only
 // from its numbers and lists them at `GET [/vXX.X]/{waba-id}/phone_numbers`, as Meta's does.
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { signHubWebhook } from '../domain/webhook-signature.ts';
+import { readCappedBody, startSimServer, type SimServer } from '../simulators/sim-server.ts';
 
 export interface WhatsappSimOptions {
   port?: number;
@@ -95,11 +95,12 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
   const auto = options.autoStatuses ?? true;
   const messages = new Map<string, SimMessage>();
   const businesses = options.businesses ?? [];
-  const closing = new AbortController();
+  // The server (src/simulators/sim-server.ts), set once listening: before any request or webhook runs.
+  let sim!: SimServer;
   const pending = new Set<Promise<void>>();
   let sequence = 0;
 
-  const pause = (ms: number) => new Promise<void>((resolve) => (closing.signal.aborted ? resolve() : setTimeout(resolve, ms).unref()));
+  const pause = (ms: number) => sim.later(ms);
 
   async function deliver(message: SimMessage, status: SimMessage['status']): Promise<void> {
     const { webhookUrl, appSecret } = options;
@@ -130,13 +131,13 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
         },
       ],
     });
-    for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS && !closing.signal.aborted; attempt++) {
+    for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS && !sim.closing.aborted; attempt++) {
       try {
         const res = await fetch(webhookUrl, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-hub-signature-256': signHubWebhook(appSecret, body) },
           body,
-          signal: AbortSignal.any([closing.signal, AbortSignal.timeout(5_000)]),
+          signal: AbortSignal.any([sim.closing, AbortSignal.timeout(5_000)]),
         });
         await res.body?.cancel();
         log(`webhook ${message.id} ${status} → ${res.status} (attempt ${attempt})`);
@@ -189,14 +190,13 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sim');
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) return void res.writeHead(413).end();
-      chunks.push(chunk);
+    let raw: string;
+    try {
+      raw = (await readCappedBody(req, MAX_BODY_BYTES, () => new RangeError('body too large'))).toString('utf8');
+    } catch (error) {
+      if (error instanceof RangeError) return void res.writeHead(413).end();
+      throw error;
     }
-    const raw = Buffer.concat(chunks).toString('utf8');
     let body: unknown;
     try {
       body = raw ? JSON.parse(raw) : undefined;
@@ -236,30 +236,22 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
     log(`${req.method} ${url.pathname} → ${answer.status}`);
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      log(`${req.method} ${req.url} crashed: ${(error as Error).message}`);
-      if (!res.headersSent && !res.destroyed) res.writeHead(500).end();
-    });
+  sim = await startSimServer({
+    port: options.port,
+    host: options.host,
+    name: 'whatsapp simulator',
+    log,
+    crashBody: JSON.stringify({ error: { message: 'simulator error', type: 'OAuthException', code: 1 } }),
+    handle,
+    // Status webhooks on their way finish (or give up) before the server goes.
+    beforeClose: async () => void (await Promise.allSettled([...pending])),
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => (server.off('error', reject), resolve()));
-  });
-  const { address, port } = server.address() as AddressInfo;
-  const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
-  log(`whatsapp simulator listening on ${url}`);
+  const { url, port } = sim;
   return {
     url,
     port,
     messages: () => [...messages.values()].map((m) => structuredClone(m)),
     report: (id, s) => report(id, s),
-    async close() {
-      closing.abort();
-      await Promise.allSettled([...pending]);
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-    },
+    close: () => sim.close(),
   };
 }

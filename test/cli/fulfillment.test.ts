@@ -12,7 +12,7 @@ import { seedShop, orderBody, type Shop } from '../helpers/fixtures.ts';
 import { cliFails, cliJson, readDb, withApp } from '../helpers/cli-expect.ts';
 import { BIN, cliEnv } from '../helpers/cli.ts';
 import { createOrder } from '../../src/use-cases/orders/create-order.use-case.ts';
-import { startSimulator, type Simulator } from '../../src/fulfillment/simulator.ts';
+import { startSimulator, type Simulator } from '../../src/platforms/generic/simulator.ts';
 import { manualClock } from '../../src/clock.ts';
 import { LIST_MAX_LIMIT } from '../../src/limits.ts';
 

@@ -14,7 +14,7 @@ import { assignNumber, freshPhoneNumberId, seedShop, type Shop } from '../helper
 import { cliFails, cliJson, readDb, withApp } from '../helpers/cli-expect.ts';
 import { nextPhone } from '../api/orders/order-kit.ts';
 import { buyer } from '../mcp/mcp-kit.ts';
-import { startSimulator, credentialOf, type Simulator } from '../../src/fulfillment/simulator.ts';
+import { startSimulator, credentialOf, type Simulator } from '../../src/platforms/generic/simulator.ts';
 import { createAccountOrder } from '../../src/use-cases/orders/create-account-order.use-case.ts';
 import { CreateAccountOrderSchema } from '../../src/use-cases/orders/create-account-order.schema.ts';
 import { updateOrderStatus } from '../../src/use-cases/orders/order-life.use-case.ts';
@@ -154,7 +154,21 @@ describe('fulfillment connection', () => {
   test('connection get of a store without credentials shows the server default, and touching no secret creates no key file', async () => {
     const own = await ownDb();
     const { json } = await cliJson(own.file, ['fulfillment', 'connection', 'get', own.shop.storeId], { env });
-    assert.deepEqual(json, { store_id: own.shop.storeId, source: 'default', platform: new URL(sim.url).origin, credential: null, verified_at: null, last_ok_at: null, last_error: null, last_error_at: null });
+    assert.deepEqual(json, {
+      store_id: own.shop.storeId,
+      source: 'default',
+      platform: new URL(sim.url).origin,
+      platform_name: 'generic',
+      base_url: null,
+      test: false,
+      credential: null,
+      verified_at: null,
+      last_ok_at: null,
+      last_error: null,
+      last_error_at: null,
+      paused: null,
+      webhook_url: null,
+    });
     assert.equal(existsSync(own.keyFile), false);
   });
 

@@ -13,7 +13,8 @@ import { tempDbFile } from '../helpers/server.ts';
 import { seedShop } from '../helpers/fixtures.ts';
 import { cliFails, cliJson, readDb, withApp } from '../helpers/cli-expect.ts';
 import { BIN, cliEnv, runCli } from '../helpers/cli.ts';
-import { startSimulator, type Simulator } from '../../src/fulfillment/simulator.ts';
+import { startDropiSimulator } from '../../src/platforms/dropi/simulator.ts';
+import { startSimulator, type Simulator } from '../../src/platforms/generic/simulator.ts';
 import { keyId } from '../../src/domain/secret-box.ts';
 
 const tmp = tempDbFile();
@@ -234,6 +235,27 @@ describe('secrets rotate', () => {
     assert.equal(code, 0, stderr);
     assert.deepEqual([report.resealed, report.already_current, report.failed], [1, 0, []]);
     assert.equal(kidOf(store.sealed()), keyId(unrelated));
+  });
+
+  test('a Dropi connection’s receiver path is re-sealed with its token: once the old key is gone, the same webhook_url is shown', async () => {
+    const dropiSim = await startDropiSimulator({});
+    try {
+      const own = tempDbFile();
+      owns.push(own);
+      const shop = await withApp(own.file, (app) => seedShop(app));
+      const dropiEnv = (extra: Record<string, string> = {}) => ({ ...CLEAN, CODRAIL_DROPI_URL: dropiSim.url, CODRAIL_DROPI_INTERVAL_MS: '0', ...extra });
+      const set = await cliJson(own.file, ['fulfillment', 'connection', 'set', shop.storeId, '--platform', 'dropi', '--api-token', TOKEN], { env: dropiEnv() });
+      assert.match(set.json.webhook_url, /\/api\/fulfillment\/hooks\/[0-9A-Za-z]{32}$/);
+      const r = await runCli(['--json', 'secrets', 'rotate'], { db: own.file, env: dropiEnv({ CODRAIL_SECRET_KEY: newKey.toString('base64') }) });
+      assert.equal(r.code, 0, r.stderr);
+      const report = r.json as { resealed: number; failed: unknown[] };
+      assert.deepEqual([report.resealed, report.failed], [2, []], 'the token and the receiver path');
+      renameSync(`${own.file}.key`, `${own.file}.key.old`);
+      const got = await cliJson(own.file, ['fulfillment', 'connection', 'get', shop.storeId], { env: dropiEnv({ CODRAIL_SECRET_KEY: newKey.toString('base64') }) });
+      assert.equal(got.json.webhook_url, set.json.webhook_url);
+    } finally {
+      await dropiSim.close();
+    }
   });
 
   test('a malformed CODRAIL_SECRET_KEY or a damaged key file is a configuration failure naming it (exit 1, README: exit 2 is for argv), and nothing changes', async () => {

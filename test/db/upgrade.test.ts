@@ -14,7 +14,7 @@ import { spawnServe } from '../helpers/cli.ts';
 import { readDb } from '../helpers/cli-expect.ts';
 import { until } from '../helpers/wait.ts';
 import { UPGRADE_FIXTURE as F, ordersAt } from '../helpers/upgrade-fixture.ts';
-import { credentialOf, startSimulator } from '../../src/fulfillment/simulator.ts';
+import { credentialOf, startSimulator } from '../../src/platforms/generic/simulator.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
 
 const DIR = new URL('../../fixtures/upgrade/', import.meta.url);

@@ -2,8 +2,13 @@
 // "Statuses and how codrail maps them").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ORDER_STATUSES, applyPlatformStatus, canMove, statusFromPlatform, type OrderStatus } from '../../src/domain/order-status.ts';
-import { PLATFORM_STATUSES } from '../../src/fulfillment/contract.ts';
+import { ORDER_STATUSES, applyPlatformStatus as applyTarget, canMove, statusKey, type OrderStatus } from '../../src/domain/order-status.ts';
+import { PLATFORM_STATUSES } from '../../src/platforms/generic/contract.ts';
+import { generic } from '../../src/platforms/generic/generic.ts';
+
+/** The generic contract's table (src/platforms/generic), as the worker applies it. */
+const statusFromPlatform = (raw: string) => generic.status(raw).to;
+const applyPlatformStatus = (current: OrderStatus, raw: string) => applyTarget(current, statusFromPlatform(raw));
 
 /** Every move the documented machine allows: forward along the chain, and cancelled from the early states. */
 const ALLOWED: readonly (readonly [OrderStatus, OrderStatus])[] = [
@@ -81,7 +86,10 @@ test('statusFromPlatform maps each platform status of the contract to its codrai
   for (const raw of PLATFORM_STATUSES) assert.equal(statusFromPlatform(raw), expected[raw], raw);
 });
 
-test('statusFromPlatform ignores letter case and surrounding whitespace', () => {
+test('statusFromPlatform ignores letter case, accents, surrounding whitespace and _ against a space', () => {
+  assert.equal(statusFromPlatform('EN TRANSITO'), 'shipped');
+  assert.equal(statusFromPlatform('Devolución'), 'returned');
+  assert.equal(statusKey(' en_tránsito '), 'EN TRANSITO');
   assert.equal(statusFromPlatform('en_transito'), 'shipped');
   assert.equal(statusFromPlatform('En_Reparto'), 'shipped');
   assert.equal(statusFromPlatform('  entregado '), 'delivered');
@@ -90,8 +98,10 @@ test('statusFromPlatform ignores letter case and surrounding whitespace', () => 
   assert.equal(statusFromPlatform('Pendiente  '), 'confirmed');
 });
 
-test('statusFromPlatform answers undefined for NOVEDAD, unknown, empty and prototype-named statuses', () => {
-  for (const raw of ['NOVEDAD', ' novedad ', 'EN TRANSITO', 'ENTREGADA', 'DELIVERED', 'shipped', '', '   ', 'constructor', '__proto__', 'toString', 'hasOwnProperty'])
+test('statusFromPlatform answers undefined for NOVEDAD, unknown, empty and prototype-named statuses; only NOVEDAD is known', () => {
+  assert.deepEqual(generic.status(' novedad '), { to: undefined, known: true });
+  assert.deepEqual(generic.status('SOMETHING_NEW'), { to: undefined, known: false });
+  for (const raw of ['NOVEDAD', ' novedad ', 'ENTREGADA', 'EN-TRANSITO', 'DELIVERED', 'shipped', '', '   ', 'constructor', '__proto__', 'toString', 'hasOwnProperty'])
     assert.equal(statusFromPlatform(raw), undefined, JSON.stringify(raw));
 });
 

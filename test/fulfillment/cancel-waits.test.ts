@@ -9,7 +9,7 @@ import { openShop, orderBody, postOrder, type Shop } from '../helpers/fixtures.t
 import type { TestServer } from '../helpers/server.ts';
 import { seeded, until } from '../helpers/wait.ts';
 import { OPEN_LIMITS, eventsOf, expectCreated, jobsOf, liveHeaders, nextPhone, orderRow } from '../api/orders/order-kit.ts';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/fulfillment/simulator.ts';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/platforms/generic/simulator.ts';
 import { startPushWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
 import { cancelOrder } from '../../src/use-cases/orders/order-life.use-case.ts';
 import { OPERATOR } from '../../src/use-cases/caller.ts';

@@ -9,7 +9,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { fcRun } from '../helpers/seed.ts';
-import { PlatformClient } from '../../src/fulfillment/client.ts';
+import { GenericClient } from '../../src/platforms/generic/generic.ts';
 import { OutboundClient } from '../../src/http/outbound/outbound-client.ts';
 import { OutboundError } from '../../src/http/outbound/outbound-error.ts';
 import { classifyFailure, type AttemptFailure, type FailureClass } from '../../src/outbox/attempt-failure.ts';
@@ -82,14 +82,14 @@ async function failure(call: Promise<unknown>, kind: FailureClass): Promise<Atte
   return reading;
 }
 
-describe('PlatformClient', () => {
+describe('GenericClient', () => {
   const platform = new TinyPlatform();
-  let client: PlatformClient;
+  let client: GenericClient;
   before(() => platform.start());
   after(() => platform.stop());
   beforeEach(() => {
     platform.seen.length = 0;
-    client = new PlatformClient({ url: platform.url, token: TOKEN, timeoutMs: 2_000, outbound });
+    client = new GenericClient({ url: platform.url, token: TOKEN, timeoutMs: 2_000, outbound });
   });
 
   test('create posts the order as JSON with the Bearer token and returns the parsed 201', async () => {
@@ -107,13 +107,13 @@ describe('PlatformClient', () => {
 
   test('a client without a token sends no Authorization header', async () => {
     platform.handler = (_req, res) => json(res, 200, { orders: [] });
-    await new PlatformClient({ url: platform.url, token: undefined, timeoutMs: 2_000, outbound }).findByRef('ref');
+    await new GenericClient({ url: platform.url, token: undefined, timeoutMs: 2_000, outbound }).findByRef('ref');
     assert.equal(platform.seen[0]!.headers.authorization, undefined);
   });
 
   test('a base URL with a path and trailing slashes keeps the path and adds no double slash', async () => {
     platform.handler = (_req, res) => json(res, 200, { id: 'P-1', external_ref: 'r', status: 'PENDIENTE' });
-    await new PlatformClient({ url: `${platform.url}/api/v2//`, token: TOKEN, timeoutMs: 2_000, outbound }).get('P-1');
+    await new GenericClient({ url: `${platform.url}/api/v2//`, token: TOKEN, timeoutMs: 2_000, outbound }).get('P-1');
     assert.equal(platform.seen[0]!.url, '/api/v2/orders/P-1');
   });
 
@@ -216,7 +216,7 @@ describe('PlatformClient', () => {
 
   test('a platform that never answers is unknown once the timeout has passed', async () => {
     platform.handler = () => {};
-    const quick = new PlatformClient({ url: platform.url, token: TOKEN, timeoutMs: 200, outbound });
+    const quick = new GenericClient({ url: platform.url, token: TOKEN, timeoutMs: 200, outbound });
     const started = Date.now();
     const error = await failure(quick.create(ORDER), 'unknown');
     const waited = Date.now() - started;
@@ -226,12 +226,12 @@ describe('PlatformClient', () => {
   });
 });
 
-describe('PlatformClient without a platform', () => {
+describe('GenericClient without a platform', () => {
   test('a refused connection is a plain retry: the request never left, so the platform did nothing', async () => {
     const gone = new TinyPlatform();
     await gone.start();
     await gone.stop();
-    const error = await failure(new PlatformClient({ url: gone.url, token: TOKEN, timeoutMs: 2_000, outbound }).create(ORDER), 'retry');
+    const error = await failure(new GenericClient({ url: gone.url, token: TOKEN, timeoutMs: 2_000, outbound }).create(ORDER), 'retry');
     assert.match(error.message, /^POST \/orders: connection refused \(ECONNREFUSED\)$/);
   });
 
@@ -240,7 +240,7 @@ describe('PlatformClient without a platform', () => {
     rude.handler = (req) => req.socket.destroy();
     await rude.start();
     try {
-      const error = await failure(new PlatformClient({ url: rude.url, token: TOKEN, timeoutMs: 2_000, outbound }).create(ORDER), 'unknown');
+      const error = await failure(new GenericClient({ url: rude.url, token: TOKEN, timeoutMs: 2_000, outbound }).create(ORDER), 'unknown');
       assert.match(error.message, /^POST \/orders: connection failed/);
     } finally {
       await rude.stop();

@@ -12,7 +12,7 @@ import { withApp } from '../helpers/cli-expect.ts';
 import { BIN, cliEnv } from '../helpers/cli.ts';
 import { nextPhone } from '../api/orders/order-kit.ts';
 import { createOrder } from '../../src/use-cases/orders/create-order.use-case.ts';
-import { startSimulator } from '../../src/fulfillment/simulator.ts';
+import { startSimulator } from '../../src/platforms/generic/simulator.ts';
 
 const tmp = tempDbFile();
 after(() => tmp.cleanup());

@@ -15,7 +15,7 @@ import { cancelOrder } from '../../src/use-cases/orders/order-life.use-case.ts';
 import { CancelOrderInput } from '../../src/use-cases/orders/order-life.schemas.ts';
 import { operatorAs } from '../../src/use-cases/caller.ts';
 import { parseWith } from '../../src/use-cases/validate.ts';
-import { startSimulator, type Simulator } from '../../src/fulfillment/simulator.ts';
+import { startSimulator, type Simulator } from '../../src/platforms/generic/simulator.ts';
 import { startWhatsappSim } from '../../src/whatsapp/simulator.ts';
 import { sendWhatsappMessage } from '../../src/use-cases/whatsapp/whatsapp-messages.use-case.ts';
 import { updateWhatsappSettings } from '../../src/use-cases/whatsapp/whatsapp-settings.use-case.ts';

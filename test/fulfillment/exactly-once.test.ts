@@ -11,7 +11,7 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 import { orderBody, postOrder, seedShop, type Shop } from '../helpers/fixtures.ts';
 import { OPEN_LIMITS, expectCreated, liveHeaders, nextPhone } from '../api/orders/order-kit.ts';
 import { seeded, until } from '../helpers/wait.ts';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/fulfillment/simulator.ts';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/platforms/generic/simulator.ts';
 import { startPushWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
 import { OutboxWorker } from '../../src/fulfillment/worker.ts';
 import { cancelOrder } from '../../src/use-cases/orders/order-life.use-case.ts';

@@ -12,9 +12,9 @@ import { orderBody, postOrder, seedShop } from '../helpers/fixtures.ts';
 import { startFlakyProxy } from '../helpers/flaky-proxy.ts';
 import { until } from '../helpers/wait.ts';
 import { OPEN_LIMITS, expectCreated, liveHeaders, nextPhone } from '../api/orders/order-kit.ts';
-import { startSimulator } from '../../src/fulfillment/simulator.ts';
+import { startSimulator } from '../../src/platforms/generic/simulator.ts';
 import { startPushWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
-import { platformDestination } from '../../src/fulfillment/connections.ts';
+import { platformDestination } from '../../src/platforms/connections.ts';
 
 const OUTAGE_MS = 75_000;
 const RECOVERY_MS = 15_000;

@@ -11,10 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { startServer } from '../helpers/server.ts';
 import { seedShop } from '../helpers/fixtures.ts';
 import { until } from '../helpers/wait.ts';
-import { startSimulator } from '../../src/fulfillment/simulator.ts';
+import { startSimulator } from '../../src/platforms/generic/simulator.ts';
 import { startPushWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
 import { listPushJobs } from '../../src/use-cases/fulfillment/fulfillment.use-case.ts';
-import { platformDestination } from '../../src/fulfillment/connections.ts';
+import { platformDestination } from '../../src/platforms/connections.ts';
 import { OPEN_LIMITS, nextPhone } from '../api/orders/order-kit.ts';
 import { buyer, call, connect } from '../mcp/mcp-kit.ts';
 

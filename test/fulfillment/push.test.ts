@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { orderBody, postOrder, seedShop, type Shop } from '../helpers/fixtures.ts';
 import { OPEN_LIMITS, SHOP_ORIGIN, expectCreated, liveHeaders, nextPhone } from '../api/orders/order-kit.ts';
-import { startSimulator, type Simulator } from '../../src/fulfillment/simulator.ts';
+import { startSimulator, type Simulator } from '../../src/platforms/generic/simulator.ts';
 import { startPushWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
 import { listPushJobs, replayPushes, syncStatuses } from '../../src/use-cases/fulfillment/fulfillment.use-case.ts';
 import { resolveOrderCity } from '../../src/use-cases/orders/resolve-city.use-case.ts';

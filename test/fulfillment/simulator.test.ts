@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/fulfillment/simulator.ts';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/platforms/generic/simulator.ts';
 import { platformOrderBody } from '../helpers/platform.ts';
 import { until } from '../helpers/wait.ts';
 

@@ -1,6 +1,6 @@
 // A create-order body of the fulfillment platform contract (docs/fulfillment-platform.md), for the
 // client and simulator tests.
-import type { CreatePlatformOrder } from '../../src/fulfillment/contract.ts';
+import type { CreatePlatformOrder } from '../../src/platforms/generic/contract.ts';
 
 export function platformOrderBody(ref: string, overrides: Partial<CreatePlatformOrder> = {}): CreatePlatformOrder {
   return {

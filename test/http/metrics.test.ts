@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { startServer } from '../helpers/server.ts';
 import { seedShop, orderBody, postOrder } from '../helpers/fixtures.ts';
 import { OPEN_LIMITS, liveHeaders, nextPhone } from '../api/orders/order-kit.ts';
-import { startSimulator } from '../../src/fulfillment/simulator.ts';
+import { startSimulator } from '../../src/platforms/generic/simulator.ts';
 import { startPushWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
 import { startMetricsServer } from '../../src/http/metrics-server.ts';
 import { until } from '../helpers/wait.ts';

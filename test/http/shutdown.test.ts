@@ -11,7 +11,7 @@ import { readDb, withApp } from '../helpers/cli-expect.ts';
 import { orderBody, postOrder, seedShop, type Shop } from '../helpers/fixtures.ts';
 import { until } from '../helpers/wait.ts';
 import { expectCreated, liveHeaders, nextPhone } from '../api/orders/order-kit.ts';
-import { startSimulator } from '../../src/fulfillment/simulator.ts';
+import { startSimulator } from '../../src/platforms/generic/simulator.ts';
 
 const cleanups: (() => void)[] = [];
 after(() => cleanups.forEach((c) => c()));

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { assignNumber, seedShop, addStore, addProduct, type Shop } from '../helpers/fixtures.ts';
-import { startSimulator, type Simulator } from '../../src/fulfillment/simulator.ts';
+import { startSimulator, type Simulator } from '../../src/platforms/generic/simulator.ts';
 import { startWhatsappSim, type WhatsappSim } from '../../src/whatsapp/simulator.ts';
 import { startPushWorker, startWhatsappWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
 import { replayPushes } from '../../src/use-cases/fulfillment/fulfillment.use-case.ts';

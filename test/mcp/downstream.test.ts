@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { seedShop } from '../helpers/fixtures.ts';
 import { addUser, obtainTokens } from '../helpers/oauth.ts';
-import { startSimulator, type Simulator } from '../../src/fulfillment/simulator.ts';
+import { startSimulator, type Simulator } from '../../src/platforms/generic/simulator.ts';
 import { startPushWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
 import type { OutboxWorker } from '../../src/fulfillment/worker.ts';
 import { buyer, call, connect } from './mcp-kit.ts';

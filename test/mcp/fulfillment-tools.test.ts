@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { TestServer } from '../helpers/server.ts';
 import { addProduct, addStore, type Shop } from '../helpers/fixtures.ts';
-import { credentialOf, startSimulator, type Simulator } from '../../src/fulfillment/simulator.ts';
+import { credentialOf, startSimulator, type Simulator } from '../../src/platforms/generic/simulator.ts';
 import { eventsOf, jobsOf, nextPhone, orderRow } from '../api/orders/order-kit.ts';
 import { buyer, call, connect } from './mcp-kit.ts';
 import { closeToolBench, expectForeignLikeUnknown, expectInsufficientScope, expectToolError, ok, openToolBench, productRow, unchanged, UNKNOWN_ID } from './account-kit.ts';
@@ -78,7 +78,21 @@ describe('fulfillment tools', () => {
     test('a store without its own credentials uses the server default: the platform origin, no credential; nothing stored', async () => {
       const storeId = await newStore('Sin credenciales');
       const value = await unchanged(server.deps, () => ok(client, 'get_fulfillment_connection', { store_id: storeId }));
-      assert.deepEqual(value, { store_id: storeId, source: 'default', platform: new URL(sim.url).origin, credential: null, verified_at: null, last_ok_at: null, last_error: null, last_error_at: null });
+      assert.deepEqual(value, {
+        store_id: storeId,
+        source: 'default',
+        platform: new URL(sim.url).origin,
+        platform_name: 'generic',
+        base_url: null,
+        test: false,
+        credential: null,
+        verified_at: null,
+        last_ok_at: null,
+        last_error: null,
+        last_error_at: null,
+        paused: null,
+        webhook_url: null,
+      });
     });
 
     test('a bad store_id is invalid_input, a token without stores:read gets 403, another account’s store is not_found like an unknown one', async () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Shop } from '../helpers/fixtures.ts';
 import type { TestServer } from '../helpers/server.ts';
-import { startSimulator, type Simulator } from '../../src/fulfillment/simulator.ts';
+import { startSimulator, type Simulator } from '../../src/platforms/generic/simulator.ts';
 import { startPushWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
 import { eventsOf, jobsOf, nextPhone, orderRow } from '../api/orders/order-kit.ts';
 import { buyer, connect } from './mcp-kit.ts';

@@ -13,10 +13,10 @@ import { startFlakyProxy, type FlakyProxy } from '../helpers/flaky-proxy.ts';
 import { until } from '../helpers/wait.ts';
 import { BIN, cliEnv } from '../helpers/cli.ts';
 import { OPEN_LIMITS, expectCreated, liveHeaders, nextPhone } from '../api/orders/order-kit.ts';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/fulfillment/simulator.ts';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/platforms/generic/simulator.ts';
 import { OutboxWorker } from '../../src/fulfillment/worker.ts';
 import { startPushWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
-import { platformDestination } from '../../src/fulfillment/connections.ts';
+import { platformDestination } from '../../src/platforms/connections.ts';
 import { manualClock, type Clock } from '../../src/clock.ts';
 import { CIRCUIT_FAILURES_TO_OPEN } from '../../src/limits.ts';
 

@@ -17,10 +17,10 @@ import { assignNumber, orderBody, postOrder, seedShop, type Shop } from '../help
 import { startFlakyProxy, type FlakyProxy } from '../helpers/flaky-proxy.ts';
 import { until } from '../helpers/wait.ts';
 import { OPEN_LIMITS, expectCreated, liveHeaders, nextPhone } from '../api/orders/order-kit.ts';
-import { startSimulator, type Simulator } from '../../src/fulfillment/simulator.ts';
+import { startSimulator, type Simulator } from '../../src/platforms/generic/simulator.ts';
 import { startWhatsappSim } from '../../src/whatsapp/simulator.ts';
 import { startPushWorker, startWhatsappWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
-import { platformDestination } from '../../src/fulfillment/connections.ts';
+import { platformDestination } from '../../src/platforms/connections.ts';
 import { whatsappDestination } from '../../src/use-cases/whatsapp/buyer-messages.ts';
 import { updateWhatsappSettings } from '../../src/use-cases/whatsapp/whatsapp-settings.use-case.ts';
 import { sendWhatsappMessage } from '../../src/use-cases/whatsapp/whatsapp-messages.use-case.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { startServer } from '../helpers/server.ts';
 import { seedShop, orderBody, postOrder } from '../helpers/fixtures.ts';
-import { startSimulator } from '../../src/fulfillment/simulator.ts';
+import { startSimulator } from '../../src/platforms/generic/simulator.ts';
 import { startPushWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
 import { OPEN_LIMITS, liveHeaders, nextPhone } from '../api/orders/order-kit.ts';
 import { runCli } from '../helpers/cli.ts';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { seedShop, type Shop } from '../helpers/fixtures.ts';
 import { until } from '../helpers/wait.ts';
 import { startReceiver, type Arrival, type Receiver } from '../helpers/webhook-receiver.ts';
-import { startSimulator } from '../../src/fulfillment/simulator.ts';
+import { startSimulator } from '../../src/platforms/generic/simulator.ts';
 import { startPushWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
 import { ok, type V1Client } from '../api/v1/v1-kit.ts';
 import { addEndpoint, cancelOrder, confirmOrder, liveOrder, openBench, sandboxOrder, storedEvents, verifies, waitFor, type Bench } from './webhook-kit.ts';

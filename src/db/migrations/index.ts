@@ -11,6 +11,7 @@ import * as clientMetadata from './0009-client-metadata-documents.migration.ts';
 import * as keyScopes from './0010-key-scopes.migration.ts';
 import * as whatsappSenders from './0011-whatsapp-senders.migration.ts';
 import * as outboxAndWebhooks from './0012-outbox-and-webhooks.migration.ts';
+import * as platformConnections from './0013-platform-connections.migration.ts';
 
 /** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-key-scopes': keyScopes,
   '0011-whatsapp-senders': whatsappSenders,
   '0012-outbox-and-webhooks': outboxAndWebhooks,
+  '0013-platform-connections': platformConnections,
 };

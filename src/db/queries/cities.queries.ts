@@ -70,3 +70,29 @@ export const catalogSummaries = (db: Db) =>
     .orderBy('v.country')
     .orderBy('v.catalog')
     .execute();
+
+/** A store's platform catalog (issue 22 §4): its rows, its version (0: none). */
+export const platformCatalogRows = (db: Db, storeId: string): Promise<CatalogRow[]> =>
+  db.selectFrom('platform_city_catalogs').select(['region', 'city', 'code']).where('store_id', '=', storeId).execute();
+
+export const platformCatalogVersion = (db: Db, storeId: string) =>
+  db.selectFrom('platform_catalog_versions').select(['version', 'platform', 'source', 'updated_at']).where('store_id', '=', storeId).executeTakeFirst();
+
+/** Replaces a store's platform catalog in one transaction: readers see the old one or the new one. */
+export async function replacePlatformCatalog(tx: Tx, storeId: string, platform: string, rows: CatalogRow[], source: string, now: string): Promise<number> {
+  await tx.deleteFrom('platform_city_catalogs').where('store_id', '=', storeId).execute();
+  const CHUNK = 200;
+  for (let i = 0; i < rows.length; i += CHUNK)
+    await tx
+      .insertInto('platform_city_catalogs')
+      .values(rows.slice(i, i + CHUNK).map((r) => ({ store_id: storeId, region: r.region, city: r.city, code: r.code })))
+      .execute();
+  const current = await tx.selectFrom('platform_catalog_versions').select('version').where('store_id', '=', storeId).executeTakeFirst();
+  const version = (current?.version ?? 0) + 1;
+  await tx
+    .insertInto('platform_catalog_versions')
+    .values({ store_id: storeId, platform, version, source, updated_at: now })
+    .onConflict((oc) => oc.column('store_id').doUpdateSet({ platform, version, source, updated_at: now }))
+    .execute();
+  return version;
+}

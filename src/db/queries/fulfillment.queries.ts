@@ -53,8 +53,9 @@ export const pushPayloadRows = (db: Db, orderId: string) =>
   db
     .selectFrom('orders as o')
     .innerJoin('products as p', 'p.id', 'o.product_id')
+    .innerJoin('stores as s', 's.id', 'o.store_id')
     .selectAll('o')
-    .select(['p.name as product_name', 'p.sku as product_sku', 'p.fulfillment_product_ref', 'p.fulfillment_variant_ref', 'p.fulfillment_unlinked_at'])
+    .select(['s.country', 'p.name as product_name', 'p.sku as product_sku', 'p.fulfillment_product_ref', 'p.fulfillment_variant_ref', 'p.fulfillment_unlinked_at'])
     .where('o.id', '=', orderId)
     .executeTakeFirst();
 
@@ -75,6 +76,15 @@ export const pushedOpenOrders = (db: Db, afterId: string, limit: number) =>
 /** Records a webhook delivery; false when its event id was seen before (deduplication). */
 export const rememberWebhookEvent = async (tx: Tx, row: { event_id: string; remote_id: string; order_id: string | null; status: string; received_at: string }) =>
   Number((await tx.insertInto('fulfillment_webhook_events').values(row).onConflict((oc) => oc.column('event_id').doNothing()).executeTakeFirst()).numInsertedOrUpdatedRows ?? 0n) === 1;
+
+/** The same, inside one store: a report on a store's own receiver path never reaches another store's order. */
+export const orderOfRemoteInStore = async (db: Db | Tx, storeId: string, remoteId: string, reference: string | null) => {
+  const jobs = db.selectFrom('fulfillment_jobs as j').innerJoin('orders as o', 'o.id', 'j.order_id').select('j.order_id').where('o.store_id', '=', storeId).where('j.action', '=', 'push');
+  return (
+    (await jobs.where('j.remote_id', '=', remoteId).executeTakeFirst())?.order_id ??
+    (reference === null ? undefined : (await jobs.where('j.order_id', '=', reference).executeTakeFirst())?.order_id)
+  );
+};
 
 /** The order a platform report is about: by the platform id we recorded, else by our own id as reference. */
 export const orderOfRemote = async (tx: Tx, remoteId: string, externalRef: string) =>
@@ -116,6 +126,12 @@ export const upsertConnection = (tx: Tx | Db, row: Selectable<FulfillmentConnect
         last_error: null,
         last_error_at: null,
         updated_at: row.updated_at,
+        platform: row.platform,
+        base_url: row.base_url,
+        test: row.test,
+        // New credentials end a pause (issue 22 §2): the store's pushes resume by themselves.
+        paused_at: null,
+        paused_reason: null,
       }),
     )
     .execute();
@@ -127,16 +143,34 @@ export const markConnection = (db: Db | Tx, storeId: string, outcome: { ok: true
     .where('store_id', '=', storeId)
     .execute();
 
-export const allConnections = (db: Db) => db.selectFrom('fulfillment_connections').select(['store_id', 'token_sealed']).execute();
+export const findStoreCountry = async (db: Db | Tx, storeId: string) => (await db.selectFrom('stores').select('country').where('id', '=', storeId).executeTakeFirst())?.country;
 
-export const resealConnection = (db: Db, storeId: string, sealed: string) =>
-  db.updateTable('fulfillment_connections').set({ token_sealed: sealed }).where('store_id', '=', storeId).execute();
+/** The platform said the store's token no longer works: its pushes wait for new credentials. */
+export const pauseConnection = (db: Db | Tx, storeId: string, reason: string, at: string) =>
+  db.updateTable('fulfillment_connections').set({ paused_at: at, paused_reason: reason, last_error: reason, last_error_at: at }).where('store_id', '=', storeId).where('paused_at', 'is', null).executeTakeFirst();
 
-/** A store's failed pushes are tried again now (new credentials were saved). */
+/** Connections the outbox must hold back (paused) or pace (a platform that takes one job at a time). */
+export const heldConnections = (db: Db) => db.selectFrom('fulfillment_connections').select(['store_id', 'platform', 'paused_at']).where((eb) => eb.or([eb('paused_at', 'is not', null), eb('platform', '!=', 'generic')])).execute();
+
+/** Every store with its own connection (when the server has no default platform, only they push). */
+export const connectedStores = (db: Db) => db.selectFrom('fulfillment_connections').select('store_id').execute();
+
+/** The connection of an unsigned platform's webhook path (by the SHA-256 of its token). */
+export const connectionByHook = (db: Db | Tx, hash: string) => db.selectFrom('fulfillment_connections').selectAll().where('hook_token_hash', '=', hash).executeTakeFirst();
+
+export const allConnections = (db: Db) => db.selectFrom('fulfillment_connections').select(['store_id', 'token_sealed', 'hook_token_sealed']).execute();
+
+export const resealConnection = (db: Db, storeId: string, sealed: { token_sealed: string; hook_token_sealed: string | null }) =>
+  db.updateTable('fulfillment_connections').set(sealed).where('store_id', '=', storeId).execute();
+
+/**
+ * A store's failed pushes are tried again now (new credentials were saved), their give-up clock
+ * restarted: the days a connection waited for its seller are not days of tries.
+ */
 export const retryFailedPushesOfStore = (tx: Tx, storeId: string, now: string) =>
   tx
     .updateTable('fulfillment_jobs')
-    .set({ next_attempt_at: now, updated_at: now })
+    .set({ next_attempt_at: now, first_attempt_at: null, updated_at: now })
     .where('state', '=', 'failed')
     .where('order_id', 'in', (eb) => eb.selectFrom('orders').select('id').where('store_id', '=', storeId))
     .executeTakeFirst();

@@ -62,6 +62,10 @@ export interface ClaimFilter {
   exclude?: readonly string[];
   /** A probe: the next job of this destination, whatever its backoff says. */
   probe?: string;
+  /** Only these destinations (a kind that knows which destinations can be served at all). */
+  only?: readonly string[];
+  /** Only this destination, at most `limit` of its due jobs (a destination with a cap on jobs in flight). */
+  one?: string;
 }
 
 /** The claim's write: in flight under a lease, one more attempt, the give-up clock started; a reclaimed job keeps an unknown outcome. */
@@ -94,7 +98,9 @@ export async function claimDue<J extends OutboxRow>(tx: Tx, t: OutboxTable, f: C
       .execute();
   let q = db.selectFrom(`${t.name} as j`).select('j.id').where(claimable(t, f.now, f.probe !== undefined));
   if (f.probe !== undefined) q = q.where('j.destination', '=', f.probe);
+  else if (f.one !== undefined) q = q.where('j.destination', '=', f.one);
   else if (f.exclude?.length) q = q.where('j.destination', 'not in', f.exclude);
+  if (f.only !== undefined) q = q.where('j.destination', 'in', f.only.length ? f.only : ['']);
   if (t.ordered) {
     const { key, seq } = t.ordered;
     // An earlier job of the same destination and key still pending holds this one back.

@@ -12,7 +12,7 @@ import type {
   OAuthSessionsTable,
   OAuthSigningKeysTable,
 } from './oauth.table.ts';
-import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentConnectionsTable, FulfillmentWebhookEventsTable, RateLimitsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable, WhatsappMessagesTable, WhatsappNumbersTable, WhatsappSettingsTable } from './platform.table.ts';
+import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentConnectionsTable, FulfillmentWebhookEventsTable, PlatformCatalogVersionsTable, PlatformCityCatalogsTable, RateLimitsTable, ServerSettingsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable, WhatsappMessagesTable, WhatsappNumbersTable, WhatsappSettingsTable } from './platform.table.ts';
 
 export type * from './accounts.table.ts';
 export type * from './stores.table.ts';
@@ -38,6 +38,9 @@ export interface Database {
   city_catalogs: CityCatalogsTable;
   catalog_versions: CatalogVersionsTable;
   rate_limits: RateLimitsTable;
+  server_settings: ServerSettingsTable;
+  platform_city_catalogs: PlatformCityCatalogsTable;
+  platform_catalog_versions: PlatformCatalogVersionsTable;
   fulfillment_webhook_events: FulfillmentWebhookEventsTable;
   whatsapp_settings: WhatsappSettingsTable;
   whatsapp_messages: WhatsappMessagesTable;

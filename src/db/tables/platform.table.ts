@@ -82,6 +82,42 @@ export interface FulfillmentConnectionsTable {
   last_error_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Which platform module speaks to it (src/platforms): `generic`, `dropi` (issue 22). */
+  platform: string;
+  /** Null: the platform's default (the server's --fulfillment-url; Dropi's host for the store's country). */
+  base_url: string | null;
+  /** 1: the platform's test host (Dropi's test-api). */
+  test: number;
+  /** Set when the platform said the token expired: the store's pushes wait for new credentials. */
+  paused_at: string | null;
+  paused_reason: string | null;
+  /** The receiver path token of an unsigned platform's webhooks: its SHA-256 (the lookup) and sealed (shown again). */
+  hook_token_hash: string | null;
+  hook_token_sealed: string | null;
+}
+
+/** A store's platform's own cities (issue 22 §4): what its orders must carry, spelled as the platform spells them. */
+export interface PlatformCityCatalogsTable {
+  store_id: string;
+  region: string;
+  city: string;
+  /** The official code (DANE for Colombia) when the platform gives one. */
+  code: string | null;
+}
+
+export interface PlatformCatalogVersionsTable {
+  store_id: string;
+  platform: string;
+  version: number;
+  source: string;
+  updated_at: string;
+}
+
+/** What `codrail serve` was started with that other processes on the database need (the platform URL). */
+export interface ServerSettingsTable {
+  name: string;
+  value: string;
+  updated_at: string;
 }
 
 export type WhatsappMessageStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'read' | 'failed' | 'cancelled';

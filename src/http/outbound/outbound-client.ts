@@ -15,6 +15,7 @@ import https from 'node:https';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { addressAllowed, type AddressPolicy } from './address-policy.ts';
+import { Pacer, type Pace } from './pacer.ts';
 import { OutboundError, retryAfterMs } from './outbound-error.ts';
 
 /** Resolves a host name to every address it has (the system resolver unless a test or an operator passes another). */
@@ -39,6 +40,8 @@ export interface OutboundRequest {
   what: string;
   /** A short reading of an error answer's body for the message (a platform's `error`, the Graph API's `error.message`). */
   describeError?: (body: string) => string;
+  /** Paced with every other request of the same key in this process (a fragile platform's credential). */
+  pace?: Pace | undefined;
 }
 
 export interface OutboundResponse {
@@ -64,6 +67,7 @@ export class OutboundClient {
   readonly #resolve: Resolver;
   readonly #agents: Record<AddressPolicy, { 'http:': http.Agent; 'https:': https.Agent }>;
   readonly #lookups: Record<AddressPolicy, LookupFunction>;
+  readonly #pacer = new Pacer();
 
   constructor(options: { resolve?: Resolver } = {}) {
     this.#resolve = options.resolve ?? systemResolver;
@@ -106,6 +110,10 @@ export class OutboundClient {
 
   /** Sends a request; resolves with a 2xx answer, or fails with OutboundError. */
   async send(request: OutboundRequest): Promise<OutboundResponse> {
+    return request.pace ? this.#pacer.run(request.pace, () => this.#send(request)) : this.#send(request);
+  }
+
+  async #send(request: OutboundRequest): Promise<OutboundResponse> {
     const deadline = Date.now() + request.deadlineMs;
     let url = parseUrl(request.url, request.what);
     let method = request.method ?? 'GET';

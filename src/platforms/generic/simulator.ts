@@ -3,11 +3,11 @@
 // to misbehave (429, 5xx, answers that come after the client gave up) so the outbox's exactly-once
 // rules can be exercised against a real HTTP server. node:http only: it must start in milliseconds.
 import { createHash, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as v from 'valibot';
-import { signWebhook } from '../domain/webhook-signature.ts';
+import { signWebhook } from '../../domain/webhook-signature.ts';
 import { CreatePlatformOrderSchema, PLATFORM_STATUSES } from './contract.ts';
+import { checkRate, readCappedBody, startSimServer, type SimServer } from '../../simulators/sim-server.ts';
 
 export interface SimulatorOptions {
   port?: number;
@@ -131,12 +131,6 @@ class HttpAnswer extends Error {
 }
 const fail = (status: number, error: string): HttpAnswer => new HttpAnswer({ status, body: { error } });
 
-function checkRate(name: string, value: number | undefined): number {
-  const n = value ?? 0;
-  if (!(n >= 0 && n <= 1)) throw new RangeError(`${name} must be between 0 and 1`);
-  return n;
-}
-
 export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
   const failRate = checkRate('failRate', options.failRate);
   const timeoutRate = checkRate('timeoutRate', options.timeoutRate);
@@ -157,17 +151,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   let trackingSequence = 0;
   const createCalls = new Map<string, number>();
   const accepted: number[] = [];
-  const waits = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
-  const closing = new AbortController();
   let sequence = 0;
-
-  /** A pause that close() cuts short, so nothing keeps the process alive after it. */
-  const later = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (closing.signal.aborted) return resolve();
-      const wait = { timer: setTimeout(() => (waits.delete(wait), resolve()), ms), resolve };
-      waits.add(wait);
-    });
+  // The server (src/simulators/sim-server.ts), set once listening: before any request or webhook runs.
+  let sim!: SimServer;
+  const later = (ms: number) => sim.later(ms);
 
   const view = (o: Stored): SimOrder => ({ ...o, create_calls: createCalls.get(o.external_ref) ?? 0 });
   const contractView = (o: Stored) => ({ id: o.id, external_ref: o.external_ref, status: o.status, tracking_number: o.tracking_number, created_at: o.created_at, updated_at: o.updated_at });
@@ -197,14 +184,14 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     if (!webhookUrl || !webhookSecret) return;
     const event = { event_id: `evt_${randomUUID()}`, order_id: order.id, external_ref: order.external_ref, status: order.status, tracking_number: order.tracking_number, occurred_at: order.updated_at };
     const body = JSON.stringify(event);
-    for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS && !closing.signal.aborted; attempt++) {
+    for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS && !sim.closing.aborted; attempt++) {
       try {
         // Signed at each attempt: a retry must stay inside codrail's ±5 min freshness window.
         const res = await fetch(webhookUrl, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-codrail-signature': signWebhook(webhookSecret, body, Math.floor(Date.now() / 1000)) },
           body,
-          signal: AbortSignal.any([closing.signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)]),
+          signal: AbortSignal.any([sim.closing, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)]),
         });
         await res.body?.cancel();
         log(`webhook ${event.event_id} ${order.id} ${order.status} → ${res.status} (attempt ${attempt})`);
@@ -351,24 +338,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     return { status: 200, body: contractView(order) };
   }
 
-  async function readBody(req: IncomingMessage): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) throw fail(413, 'body too large');
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks);
-  }
-
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'http://simulator');
     const isControl = url.pathname.startsWith('/_sim/');
     let answer: Answer;
     try {
-      const raw = await readBody(req);
+      const raw = await readCappedBody(req, MAX_BODY_BYTES, () => fail(413, 'body too large'));
       answer = isControl ? control(method, url.pathname, raw) : await platform(method, url, req, raw);
     } catch (error) {
       if (!(error instanceof HttpAnswer)) throw error;
@@ -376,27 +352,15 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     }
     if (!isControl && latencyMs > 0) await later(latencyMs);
     // A client that gave up (timeout) has closed its socket: the late answer goes nowhere.
-    if (res.destroyed || closing.signal.aborted) return;
+    if (res.destroyed || sim.closing.aborted) return;
     const text = JSON.stringify(answer.body);
     res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...answer.headers });
     res.end(text);
     log(`${method} ${url.pathname}${url.search} → ${answer.status}`);
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      log(`${req.method} ${req.url} crashed: ${(error as Error).message}`);
-      if (!res.headersSent && !res.destroyed) res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"simulator error"}');
-      else res.destroy();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => (server.off('error', reject), resolve()));
-  });
-  const { address, port } = server.address() as AddressInfo;
-  const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
-  log(`fulfillment simulator listening on ${url}`);
+  sim = await startSimServer({ port: options.port, host: options.host, name: 'fulfillment simulator', log, crashBody: '{"error":"simulator error"}', handle });
+  const { url, port } = sim;
 
   return {
     url,
@@ -411,16 +375,6 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       }
       await deliver(order);
     },
-    async close() {
-      closing.abort();
-      for (const wait of waits) {
-        clearTimeout(wait.timer);
-        wait.resolve();
-      }
-      waits.clear();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-    },
+    close: () => sim.close(),
   };
 }

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { PUSH_BATCH_MAX, SYNC_MAX_ORDERS } from '../../limits.ts';
 import { booleanInput, integerInput, textInput, uuidInput } from '../fields.ts';
 import { cursorInput, limitInput } from '../pagination.ts';
+import { PLATFORM_NAMES } from '../../platforms/platform.ts';
 
 const storeId = uuidInput('store_id', 'Store id (from get_account or list_stores).');
 const productId = uuidInput('product_id', 'Product id (from list_products).');
@@ -16,24 +17,40 @@ export const SetFulfillmentCredentialsInput = v.strictObject({
   store_id: storeId,
   api_token: textInput('api_token', 8, 1024, "The platform's integration token; checked live, stored encrypted, never shown again."),
   account_id: v.optional(platformId('account_id', 'Expected platform account id; refused if the token belongs to another.')),
+  platform: v.optional(v.pipe(v.picklist(PLATFORM_NAMES, `platform must be one of ${PLATFORM_NAMES.join(', ')}`), v.description('generic (default) or dropi.'))),
+  base_url: v.optional(
+    v.pipe(
+      v.string('base_url must be a string'),
+      v.maxLength(500, 'base_url must be at most 500 characters'),
+      v.regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'base_url must be an http(s) URL without query or fragment'),
+      v.transform((u) => u.replace(/\/+$/, '')),
+      v.description("Omitted: the platform's default."),
+    ),
+  ),
+  test: v.optional(booleanInput('test', "The platform's test host.")),
 });
 
 export const FulfillmentConnection = v.object({
   store_id: v.string(),
   source: v.pipe(v.picklist(['store', 'default', 'none']), v.description("store: its own credentials; default: the server's platform account; none: no platform configured.")),
   platform: v.pipe(v.nullable(v.string()), v.description('Platform origin.')),
+  platform_name: v.nullable(v.picklist(PLATFORM_NAMES)),
+  base_url: v.nullable(v.string()),
+  test: v.boolean(),
   credential: v.nullable(v.object({ masked: v.string(), account_id: v.nullable(v.string()), account_name: v.nullable(v.string()) })),
   verified_at: v.nullable(v.string()),
   last_ok_at: v.nullable(v.string()),
   last_error: v.nullable(v.string()),
   last_error_at: v.nullable(v.string()),
+  paused: v.pipe(v.nullable(v.object({ since: v.string(), reason: v.string() })), v.description('Token refused: pushes wait for new credentials.')),
+  webhook_url: v.pipe(v.nullable(v.string()), v.description('Register with the platform; keep private.')),
 });
 
 export const ConnectionTest = v.object({
   store_id: v.string(),
   ok: v.boolean(),
   source: v.picklist(['store', 'default']),
-  account: v.nullable(v.object({ id: v.string(), name: v.string() })),
+  account: v.nullable(v.object({ id: v.nullable(v.string()), name: v.nullable(v.string()) })),
   error: v.nullable(v.string()),
   latency_ms: v.number(),
 });

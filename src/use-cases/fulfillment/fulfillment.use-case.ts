@@ -4,12 +4,12 @@
 import type { Deps } from '../../app.ts';
 import type { FulfillmentJobState } from '../../db/tables/index.ts';
 import { writeTransaction } from '../../db/transaction.ts';
-import { countJobsByState, listJobs, pushBacklog, pushedOpenOrders, requeueJobs } from '../../db/queries/fulfillment.queries.ts';
+import { connectedStores, countJobsByState, listJobs, pushBacklog, pushedOpenOrders, requeueJobs } from '../../db/queries/fulfillment.queries.ts';
 import { findOrder } from '../../db/queries/orders.queries.ts';
-import type { PlatformClient } from '../../fulfillment/client.ts';
+import { operatorUrls, type PlatformAccess } from '../../platforms/connections.ts';
 import { OutboundError } from '../../http/outbound/outbound-error.ts';
 import { AttemptFailure } from '../../outbox/attempt-failure.ts';
-import { platformFor } from '../../fulfillment/connections.ts';
+import { platformFor } from '../../platforms/connections.ts';
 import { applyStatusReport } from '../../fulfillment/apply-status.ts';
 import { AppError, fieldError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
@@ -69,13 +69,15 @@ export async function replayPushes(deps: Pick<Deps, 'db' | 'clock' | 'orderEvent
 
 /** Pulls each pushed, unfinished order's status from the platform and applies it. */
 export async function syncStatuses(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'secrets' | 'nudge' | 'outbound' | 'orderEvents'>, pageSize = LIST_MAX_LIMIT) {
-  const { config } = deps;
-  if (!config.fulfillmentUrl) throw new AppError('conflict', 'No fulfillment platform configured (CODRAIL_FULFILLMENT_URL)');
-  // Each store reads with the credentials that pushed its orders.
-  const clients = new Map<string, Promise<PlatformClient>>();
-  const clientOf = (storeId: string) => {
-    if (!clients.has(storeId)) clients.set(storeId, platformFor(deps, storeId).then((a) => a!.client));
-    return clients.get(storeId)!;
+  if (!(await operatorUrls(deps)).fulfillmentUrl && (await connectedStores(deps.db)).length === 0)
+    throw new AppError('conflict', 'No fulfillment platform configured (CODRAIL_FULFILLMENT_URL) and no store has its own connection');
+  // Each store reads from its own platform with the credentials that pushed its orders.
+  const accesses = new Map<string, Promise<PlatformAccess | undefined>>();
+  const accessOf = async (storeId: string) => {
+    if (!accesses.has(storeId)) accesses.set(storeId, platformFor(deps, storeId));
+    const access = await accesses.get(storeId)!;
+    if (!access) throw new AttemptFailure('retry', 'no fulfillment platform: the store has no connection and the server no default (CODRAIL_FULFILLMENT_URL)');
+    return access;
   };
   let changed = 0;
   let checked = 0;
@@ -89,9 +91,10 @@ export async function syncStatuses(deps: Pick<Deps, 'db' | 'clock' | 'config' | 
     for (const order of page) {
       checked++;
       try {
-        const remote = await (await clientOf(order.store_id)).get(order.remote_id!);
+        const access = await accessOf(order.store_id);
+        const remote = await access.session.get(order.remote_id!);
         const now = deps.clock.now().toISOString();
-        const outcome = await writeTransaction(deps.db, (tx) => applyStatusReport(deps.orderEvents, tx, order.id, remote.status, { via: 'sync', actor: 'sync', remoteId: remote.id, tracking: remote.tracking_number }, now));
+        const outcome = await writeTransaction(deps.db, (tx) => applyStatusReport(deps, tx, order.id, access.platform, remote.status, { via: 'sync', actor: 'sync', remoteId: remote.id, tracking: remote.tracking_number }, now));
         if (outcome?.moved || remote.status !== order.fulfillment_status) changed++;
       } catch (error) {
         errors.push({ order_id: order.id, error: error instanceof OutboundError || error instanceof AttemptFailure ? error.message : String(error) });

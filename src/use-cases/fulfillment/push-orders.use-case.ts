@@ -10,7 +10,7 @@ import { confirmedUnpushed, findJob, pushedOpenOrdersOfStore, requeueJob, type J
 import { findJobByOrder, findOrder } from '../../db/queries/orders.queries.ts';
 import { applyStatusReport } from '../../fulfillment/apply-status.ts';
 import { OutboundError } from '../../http/outbound/outbound-error.ts';
-import { platformFor } from '../../fulfillment/connections.ts';
+import { platformFor } from '../../platforms/connections.ts';
 import { fulfillmentKind } from '../../fulfillment/worker.ts';
 import { Outbox } from '../../outbox/outbox.ts';
 import { fulfillmentError, invalidState } from '../../errors.ts';
@@ -136,10 +136,10 @@ export async function syncFulfillmentStatus(deps: PushDeps, caller: Caller, inpu
   let changed = 0;
   for (const row of rows.slice(0, limit)) {
     try {
-      const remote = await access.client.get(row.remote_id!);
+      const remote = await access.session.get(row.remote_id!);
       const now = deps.clock.now().toISOString();
       const outcome = await writeTransaction(deps.db, (tx) =>
-        applyStatusReport(deps.orderEvents, tx, row.id, remote.status, { via: 'sync', actor: caller.actor, remoteId: remote.id, tracking: remote.tracking_number }, now),
+        applyStatusReport(deps, tx, row.id, access.platform, remote.status, { via: 'sync', actor: caller.actor, remoteId: remote.id, tracking: remote.tracking_number }, now),
       );
       if (outcome?.moved || remote.status !== row.fulfillment_status) changed++;
       const order = (await findOrder(deps.db, row.id))!;

@@ -1,19 +1,25 @@
-// Starts the outbox workers of `codrail serve`: the fulfillment pushes and cancellations when a
-// platform is configured (SPEC 7), the WhatsApp messages when a Cloud API URL is, and the webhook
-// deliveries always (their URLs are the sellers'). Without a platform or a Cloud API, rows stay
-// queued: nothing is lost, and they go out once it is configured.
+// Starts the outbox workers of `codrail serve`: the fulfillment pushes and cancellations always (a
+// store's own connection names its platform; without a default platform only those stores push),
+// the WhatsApp messages when a Cloud API URL is, and the webhook deliveries always (their URLs are
+// the sellers'). Rows that cannot go yet stay queued: nothing is lost, and they go out once
+// configured.
 import type { Deps } from '../../app.ts';
 import { OutboxWorker } from '../../fulfillment/worker.ts';
+import { recordServerSetting } from '../../db/queries/server-settings.queries.ts';
 import { WhatsappWorker } from '../../whatsapp/worker.ts';
 import { WebhookWorker } from '../../webhooks/deliveries.ts';
 
 type WorkerDeps = Pick<Deps, 'config' | 'db' | 'log' | 'clock' | 'secrets' | 'nudge' | 'outbound' | 'failpoints' | 'orderEvents'>;
 
-export function startPushWorker(deps: WorkerDeps): OutboxWorker | undefined {
-  if (!deps.config.fulfillmentUrl) {
-    deps.log.warn('fulfillment: no platform URL configured (CODRAIL_FULFILLMENT_URL); pushes stay queued');
-    return undefined;
-  }
+/** What the CLI and other processes on this database need of the server's configuration: its platform URLs (issue 22 §1). */
+export async function recordOperatorUrls(deps: Pick<Deps, 'db' | 'config' | 'clock'>): Promise<void> {
+  const now = deps.clock.now().toISOString();
+  await recordServerSetting(deps.db, 'fulfillment_url', deps.config.fulfillmentUrl, now);
+  await recordServerSetting(deps.db, 'dropi_url', deps.config.dropiUrl, now);
+}
+
+export function startPushWorker(deps: WorkerDeps): OutboxWorker {
+  if (!deps.config.fulfillmentUrl) deps.log.warn('fulfillment: no default platform (CODRAIL_FULFILLMENT_URL); only stores with their own connection push, the others stay queued');
   const worker = new OutboxWorker({ ...deps, log: deps.log.child({ component: 'fulfillment' }) });
   deps.nudge.fulfillment = () => worker.nudge();
   worker.start();

@@ -24,7 +24,7 @@ import {
 import { CANONICALIZED_COUNTRIES, POSTAL_CODE_REQUIRED } from '../../domain/countries.ts';
 import { normalizePhone, phoneDigits } from '../../domain/phone.ts';
 import { storeMoney } from '../stores/store-money.ts';
-import { platformDestination } from '../../fulfillment/connections.ts';
+import { platformDestination } from '../../platforms/connections.ts';
 import { checkOrderPrice } from '../../domain/pricing.ts';
 import { botReason } from '../../domain/anti-bot.ts';
 import { stableJson } from '../../domain/stable-json.ts';
@@ -32,6 +32,7 @@ import { pushReleased } from '../../domain/push-policy.ts';
 import { requestHost } from '../../domain/domains.ts';
 import { publishableAccess } from '../keys/checkout-access.ts';
 import type { CityDecision } from '../../domain/cities/matcher.ts';
+import { storeCityDecision } from '../geo/store-cities.ts';
 import { parseWith } from '../validate.ts';
 import { CreateOrderInputSchema, type CreateOrderInput } from './create-order.schema.ts';
 import { authenticateKey, credentialPresent, keyScopes, type ApiKey, type PresentedCredential } from '../keys/authenticate-key.ts';
@@ -188,13 +189,9 @@ async function priceCheck(deps: Deps, r: Resolved, input: CreateOrderInput) {
   return { pack, unitPriceMinor, totalPriceMinor };
 }
 
-/** Step 11, before the transaction: the city decision is pure work on a cached catalog. */
-async function canonicalCity(deps: Deps, country: string, input: CreateOrderInput): Promise<CityDecision | undefined> {
-  if (!CANONICALIZED_COUNTRIES.has(country)) return undefined;
-  const catalog = await deps.catalogs.get(country, 'fulfillment');
-  if (!catalog) return { confident: false, method: 'none', score: 0, reason: 'No city catalog for this country' };
-  return catalog.matcher.match(input.departamento, input.ciudad);
-}
+/** Step 11, before the transaction: the city decision is pure work on cached catalogs (the store's platform's spelling when it has one). */
+const canonicalCity = (deps: Deps, store: { id: string; country: string }, input: CreateOrderInput): Promise<CityDecision | undefined> =>
+  storeCityDecision(deps, store, input.departamento, input.ciudad);
 
 
 
@@ -241,7 +238,7 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
 
   const idemKey = idempotencyKeyHeader(req.idempotencyKey);
   const requestHash = idemKey ? createHash('sha256').update(stableJson(req.body)).digest('hex') : '';
-  const city = await canonicalCity(deps, r.store.country, input);
+  const city = await canonicalCity(deps, r.store, input);
   const needsReview = city !== undefined && !city.confident;
 
   const outcome = await writeTransaction(deps.db, async (tx): Promise<OrderOutcome> => {

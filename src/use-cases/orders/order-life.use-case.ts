@@ -6,12 +6,13 @@ import type * as v from 'valibot';
 import type { Deps } from '../../app.ts';
 import { newId } from '../../ids.ts';
 import { cancelPushJob, insertJobRow } from '../../db/queries/fulfillment.queries.ts';
-import { platformDestination } from '../../fulfillment/connections.ts';
+import { platformDestination } from '../../platforms/connections.ts';
 import { writeTransaction, type Tx } from '../../db/transaction.ts';
 import { findJobByOrder, findOrder, listEventPage, setUnstartedJobState, updateOrder, type OrderRow } from '../../db/queries/orders.queries.ts';
 import { canMove, type OrderStatus } from '../../domain/order-status.ts';
 import { pushReleased } from '../../domain/push-policy.ts';
 import { CANONICALIZED_COUNTRIES, POSTAL_CODE_REQUIRED } from '../../domain/countries.ts';
+import { storeCityDecision } from '../geo/store-cities.ts';
 import { normalizePhone } from '../../domain/phone.ts';
 import { fieldError, invalidState } from '../../errors.ts';
 import type { Caller } from '../caller.ts';
@@ -90,8 +91,7 @@ export async function updateOrderBuyer(deps: Pick<Deps, 'db' | 'clock' | 'catalo
     const city = change.ciudad ?? order.ciudad_input;
     Object.assign(change, { departamento_input: region, ciudad_input: city, departamento: region, ciudad: city, city_code: null, city_match: 'not_applicable', needs_review: 0 });
     if (CANONICALIZED_COUNTRIES.has(store.country)) {
-      const catalog = await deps.catalogs.get(store.country, 'fulfillment');
-      const decision = catalog?.matcher.match(region, city);
+      const decision = await storeCityDecision(deps, store, region, city);
       if (decision?.confident) Object.assign(change, { departamento: decision.region, ciudad: decision.city, city_code: decision.code ?? null, city_match: decision.method });
       else Object.assign(change, { city_match: 'none', needs_review: 1 });
     }

@@ -8,6 +8,7 @@ import { writeTransaction } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { pushReleased } from '../../domain/push-policy.ts';
 import { findOrderArg, showOrder } from './orders.use-case.ts';
+import { storeCatalog } from '../geo/store-cities.ts';
 
 export interface ResolveCityInput {
   order: string;
@@ -25,7 +26,7 @@ export async function resolveOrderCity(deps: Pick<Deps, 'db' | 'clock' | 'catalo
   const order = await findOrderArg(deps, input.order, input.storeId);
   const store = await findStore(deps.db, order.store_id);
   if (!store) throw notFound('Store');
-  const view = await deps.catalogs.get(store.country, 'fulfillment');
+  const view = await storeCatalog(deps, store);
   if (!view) throw new AppError('not_found', `No fulfillment catalog for ${store.country}: import one with codrail cities import`);
   const entry = view.matcher.entry(input.region, input.city);
   if (!entry) {

@@ -6,7 +6,7 @@
 import type { Nudges } from '../../app.ts';
 import { afterCommit, type Tx } from '../../db/transaction.ts';
 import { enabledEndpointsOfStore, insertDelivery, insertWebhookEvent, storeHasEndpoints, type EndpointRow } from '../../db/queries/webhooks.queries.ts';
-import { eventId, orderSnapshot, outsideEvents, subscribes, type OrderFacts } from '../../domain/webhook-events.ts';
+import { eventId, orderSnapshot, outsideEvents, storeEvent, subscribes, type OrderFacts } from '../../domain/webhook-events.ts';
 import { findStore } from '../../db/queries/stores.queries.ts';
 import { newId } from '../../ids.ts';
 import type { OrderEventSubscriber } from '../../order-events/order-events.ts';
@@ -64,7 +64,16 @@ export function newDelivery(endpointId: string, event: { id: string; seq: number
 export const webhookEvents =
   (nudge: Nudges): OrderEventSubscriber =>
   async (tx, event, order) => {
-    if (!order) return;
+    if (!order) {
+      // A store's own event (its platform connection paused, resumed): `data` says what, with no order.
+      const outside = storeEvent(event);
+      if (!outside || !(await storeHasEndpoints(tx, event.store_id))) return;
+      const store = (await findStore(tx, event.store_id))!;
+      const endpoints = await enabledEndpointsOfStore(tx, event.store_id);
+      await writeEvent(tx, { accountId: store.account_id, storeId: event.store_id, orderId: null, type: outside.type, livemode: true, createdAt: event.created_at, data: { object: { object: 'store', id: event.store_id }, ...outside.extra } }, endpoints);
+      if (endpoints.length > 0) afterCommit(tx, () => nudge.webhooks());
+      return;
+    }
     const outside = outsideEvents(event, order);
     if (outside.length === 0 || !(await storeHasEndpoints(tx, order.store_id))) return;
     const store = (await findStore(tx, order.store_id))!;

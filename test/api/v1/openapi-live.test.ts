@@ -9,7 +9,7 @@ import { HTTP_METHODS } from '../../helpers/openapi.ts';
 import { buyer } from '../../mcp/mcp-kit.ts';
 import { OPEN_LIMITS, nextPhone } from '../orders/order-kit.ts';
 import { UNKNOWN_ID, V1Client, failed, ok, storesNothing, type CallOptions } from './v1-kit.ts';
-import { startSimulator, type Simulator } from '../../../src/fulfillment/simulator.ts';
+import { startSimulator, type Simulator } from '../../../src/platforms/generic/simulator.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
