@@ -11,6 +11,8 @@ import { serverSetting } from '../db/queries/server-settings.queries.ts';
 import type { SecretKeys } from '../secret-keys.ts';
 import type { OutboundClient } from '../http/outbound/outbound-client.ts';
 import { AttemptFailure } from '../outbox/attempt-failure.ts';
+import { OutboundError } from '../http/outbound/outbound-error.ts';
+import { PLATFORM_READ_FIRST_WAIT_MS, PLATFORM_READ_MAX_WAIT_MS, PLATFORM_READ_TRIES } from '../limits.ts';
 import { platformNamed, type Platform } from './index.ts';
 import { generic } from './generic/generic.ts';
 import type { PlatformSession } from './platform.ts';
@@ -90,4 +92,22 @@ export async function platformFor(deps: PlatformDeps, storeId: string): Promise<
     throw new AttemptFailure('retry', `the store's platform credentials cannot be opened (${(error as Error).message}); set them again with set_fulfillment_credentials`);
   }
   return { platform, session: openSession(deps, platform, target, token), source: 'store', origin: new URL(target.url).origin };
+}
+
+/**
+ * A call made for a person waiting (connecting a store, linking a product, importing cities) that a
+ * fragile platform may refuse for a moment (a 5xx, a 429 lockout): tried again a few times with a
+ * doubling pause (or its Retry-After, up to the cap) instead of failing the person's command on one
+ * hiccup. Only calls that change nothing at the platform go through here: repeating them is safe.
+ */
+export async function patiently<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (!(error instanceof OutboundError) || !error.retryable || error.status === 401 || error.status === 403 || attempt >= PLATFORM_READ_TRIES) throw error;
+      const wait = Math.min(PLATFORM_READ_MAX_WAIT_MS, Math.max(PLATFORM_READ_FIRST_WAIT_MS * 2 ** (attempt - 1), error.retryAfterMs ?? 0));
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }

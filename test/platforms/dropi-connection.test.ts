@@ -27,6 +27,11 @@ describe('a store on Dropi', () => {
   let shop: Shop;
   let worker: OutboxWorker;
   let hookUrl: string;
+  /** What the seller's three setup commands answered (each test reads, none depends on another test). */
+  let connected: any;
+  let imported: any;
+  let linked: any;
+  const cli = { env: { CODRAIL_DROPI_INTERVAL_MS: '5' } };
 
   before(async () => {
     sim = await startDropiSimulator({ tokens: [KEY] });
@@ -34,6 +39,12 @@ describe('a store on Dropi', () => {
     server = await startServer({ ...OPEN_LIMITS, dropiUrl: sim.url, dropiIntervalMs: 5, fulfillmentBackoffMs: 20 });
     await recordOperatorUrls(server.deps);
     shop = await seedShop(server.deps);
+    // The seller's setup, from a plain shell: connect, pull Dropi's cities, link the product.
+    connected = (await cliJson(server.dbFile, ['fulfillment', 'connection', 'set', shop.storeId, '--platform', 'dropi', '--api-token', KEY], cli)).json;
+    hookUrl = connected.webhook_url;
+    imported = (await cliJson(server.dbFile, ['cities', 'import', '--from-platform', shop.storeId], cli)).json;
+    linked = (await cliJson(server.dbFile, ['products', 'link', shop.productId, '--fulfillment-product-id', '21002'], cli)).json;
+    worker = startPushWorker(server.deps);
   });
   after(async () => {
     await worker?.stop();
@@ -42,7 +53,7 @@ describe('a store on Dropi', () => {
   });
 
   test('the CLI connects the store to Dropi with nothing of the server’s environment, and shows the token masked and the receiver path', async () => {
-    const { json } = await cliJson(server.dbFile, ['fulfillment', 'connection', 'set', shop.storeId, '--platform', 'dropi', '--api-token', KEY], { env: { CODRAIL_DROPI_INTERVAL_MS: '5' } });
+    const json = connected;
     assert.equal(json.platform_name, 'dropi');
     assert.equal(json.source, 'store');
     assert.equal(json.platform, new URL(sim.url).origin);
@@ -50,11 +61,15 @@ describe('a store on Dropi', () => {
     assert.equal(json.credential.account_id, null);
     assert.match(json.webhook_url, /\/api\/fulfillment\/hooks\/[0-9A-Za-z]{32}$/);
     assert.ok(!JSON.stringify(json).includes(KEY));
-    hookUrl = json.webhook_url.replace(/^https?:\/\/[^/]+/, server.url);
+    // Under the server's public base URL as `serve` recorded it, not the CLI's own default.
+    assert.ok(json.webhook_url.startsWith(`${server.deps.config.baseUrl}/api/fulfillment/hooks/`), json.webhook_url);
+    // The product was linked after Dropi confirmed it exists.
+    assert.equal(linked.fulfillment.product_id, '21002');
+    assert.equal(linked.fulfillment.name, 'Cepillo alisador 3 en 1');
   });
 
   test('a token Dropi refuses is not saved, and its message says why', async () => {
-    const r = await cliFails(server.dbFile, ['fulfillment', 'connection', 'set', shop.storeId, '--platform', 'dropi', '--api-token', 'not-a-dropi-key-xx'], 2, { env: { CODRAIL_DROPI_INTERVAL_MS: '5' } });
+    const r = await cliFails(server.dbFile, ['fulfillment', 'connection', 'set', shop.storeId, '--platform', 'dropi', '--api-token', 'not-a-dropi-key-xx'], 2, cli);
     assert.equal(r.error.code, 'invalid_input');
     assert.deepEqual(r.error.details, [{ field: 'api_token', message: 'Dropi refused this token (HTTP 401: Access denied); nothing was saved' }]);
     const { json } = await cliJson(server.dbFile, ['fulfillment', 'connection', 'get', shop.storeId]);
@@ -62,7 +77,7 @@ describe('a store on Dropi', () => {
   });
 
   test('cities import --from-platform pulls Dropi’s departments and cash-on-delivery cities into the store’s catalog', async () => {
-    const { json } = await cliJson(server.dbFile, ['cities', 'import', '--from-platform', shop.storeId], { env: { CODRAIL_DROPI_INTERVAL_MS: '5' } });
+    const json = imported;
     assert.equal(json.platform, 'dropi');
     assert.equal(json.regions, 7);
     assert.ok(json.cities >= 20, String(json.cities));
@@ -71,7 +86,6 @@ describe('a store on Dropi', () => {
   });
 
   test('orders take Dropi’s exact strings through the official code; a town Dropi does not deliver cash on delivery to waits for review', async () => {
-    server.deps.catalogs.invalidate(`store:${shop.storeId}`);
     const read = async (id: string) => (await server.deps.db.selectFrom('orders').select(['departamento', 'ciudad', 'city_code', 'needs_review']).where('id', '=', id).executeTakeFirstOrThrow());
     assert.deepEqual(await read(await liveOrder(server, shop, { departamento: 'Bogotá', ciudad: 'Bogotá' })), { departamento: 'CUNDINAMARCA', ciudad: 'Bogota', city_code: '11001', needs_review: 0 });
     assert.deepEqual(await read(await liveOrder(server, shop, { departamento: 'Cauca', ciudad: 'Argelia' })), { departamento: 'CAUCA', ciudad: 'ARGELIA (C)', city_code: '19050', needs_review: 0 });
@@ -91,10 +105,6 @@ describe('a store on Dropi', () => {
     assert.equal(garbage.status, 200);
     assert.deepEqual(((await garbage.json()) as { data: unknown }).data, { accepted: false, duplicate: false });
 
-    const linked = await cliJson(server.dbFile, ['products', 'link', shop.productId, '--fulfillment-product-id', '21002'], { env: { CODRAIL_DROPI_INTERVAL_MS: '5' } });
-    assert.equal(linked.json.fulfillment.product_id, '21002', 'linked after Dropi confirmed the product exists');
-    assert.equal(linked.json.fulfillment.name, 'Cepillo alisador 3 en 1');
-    worker = startPushWorker(server.deps);
     const orderId = await liveOrder(server, shop, { departamento: 'Antioquia', ciudad: 'Medellín' });
     const job = await until('pushed to Dropi', async () => {
       const j = await server.deps.db.selectFrom('fulfillment_jobs').selectAll().where('order_id', '=', orderId).executeTakeFirst();
@@ -139,7 +149,7 @@ describe('a store on Dropi', () => {
     assert.ok(server.logs.some((l) => l.platformStatus === 'EN BODEGA DEL VECINO' && l.platform === 'dropi' && l.level === 40), 'logged as a warning');
 
     await sim.advance(remote, 'PENDIENTE');
-    const { json } = await cliJson(server.dbFile, ['orders', 'cancel', orderId, '--reason', 'buyer_declined'], { env: { CODRAIL_DROPI_INTERVAL_MS: '5' } });
+    const { json } = await cliJson(server.dbFile, ['orders', 'cancel', orderId, '--reason', 'buyer_declined'], cli);
     assert.equal(json.status, 'cancelled');
     server.deps.nudge.fulfillment();
     await until('cancelled at Dropi', () => sim.orders().find((o) => o.id === remote)?.status === 'CANCELADO');

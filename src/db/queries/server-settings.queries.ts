@@ -3,7 +3,8 @@
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
 
-export type ServerSettingName = 'fulfillment_url' | 'dropi_url';
+/** The platform URLs, and the public base URL the server answers at (a receiver path shown by the CLI names it). */
+export type ServerSettingName = 'fulfillment_url' | 'dropi_url' | 'base_url';
 
 export const serverSetting = async (db: Db | Tx, name: ServerSettingName): Promise<string | undefined> =>
   (await db.selectFrom('server_settings').select('value').where('name', '=', name).executeTakeFirst())?.value;

@@ -9,13 +9,14 @@ import type { Deps } from '../../app.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { findConnection, findStoreCountry, retryFailedPushesOfStore, upsertConnection } from '../../db/queries/fulfillment.queries.ts';
 import { HOOK_TOKEN_CHARS } from '../../limits.ts';
+import { serverSetting } from '../../db/queries/server-settings.queries.ts';
 import { updateProduct } from '../../db/queries/products.queries.ts';
 import type { PlatformSession } from '../../platforms/platform.ts';
 import { platformNamed, PLATFORM_NAMES } from '../../platforms/index.ts';
 import { hashKey, randomBase62 } from '../../domain/keys.ts';
 import { OutboundError } from '../../http/outbound/outbound-error.ts';
 import { AttemptFailure } from '../../outbox/attempt-failure.ts';
-import { connectionContext, connectionTarget, hookTokenContext, openSession, operatorUrls, platformFor } from '../../platforms/connections.ts';
+import { connectionContext, connectionTarget, hookTokenContext, openSession, operatorUrls, patiently, platformFor } from '../../platforms/connections.ts';
 import { AppError, fieldError, fulfillmentError } from '../../errors.ts';
 import type { Caller } from '../caller.ts';
 import { clampLimit, decodeCursor, encodeCursor } from '../pagination.ts';
@@ -57,9 +58,11 @@ async function access(deps: ConnDeps, storeId: string): Promise<PlatformSession>
   return found.session;
 }
 
-/** Where a store's platform reports statuses when its webhooks are unsigned: the connection's own path. */
-const hookUrl = (deps: Pick<Deps, 'config' | 'secrets'>, row: ConnectionRow) =>
-  row.hook_token_sealed ? `${deps.config.baseUrl}/api/fulfillment/hooks/${deps.secrets.box().open(row.hook_token_sealed, hookTokenContext(row.store_id))}` : null;
+/** Where a store's platform reports statuses when its webhooks are unsigned: the connection's own path, under the server's public base URL (as `serve` recorded it: the CLI may run without it). */
+const hookUrl = async (deps: Pick<Deps, 'config' | 'secrets' | 'db'>, row: ConnectionRow) =>
+  row.hook_token_sealed
+    ? `${(await serverSetting(deps.db, 'base_url')) ?? deps.config.baseUrl}/api/fulfillment/hooks/${deps.secrets.box().open(row.hook_token_sealed, hookTokenContext(row.store_id))}`
+    : null;
 
 export async function connectionView(deps: ConnDeps, storeId: string): Promise<Out<typeof FulfillmentConnection>> {
   const row = await findConnection(deps.db, storeId);
@@ -80,7 +83,7 @@ export async function connectionView(deps: ConnDeps, storeId: string): Promise<O
     last_error: row?.last_error ?? null,
     last_error_at: row?.last_error_at ?? null,
     paused: row?.paused_at ? { since: row.paused_at, reason: row.paused_reason ?? 'the platform refused the token' } : null,
-    webhook_url: row && platform?.webhook.auth === 'path' ? hookUrl(deps, row) : null,
+    webhook_url: row && platform?.webhook.auth === 'path' ? await hookUrl(deps, row) : null,
   };
 }
 
@@ -105,7 +108,7 @@ export async function setFulfillmentCredentials(deps: ConnDeps & Pick<Deps, 'clo
       : fieldError('base_url', `${platform.label} has no host for ${store.country}: give base_url`);
   let account;
   try {
-    account = await openSession(deps, platform, target, input.api_token).account();
+    account = await patiently(() => openSession(deps, platform, target, input.api_token).account());
   } catch (error) {
     if (error instanceof OutboundError && (error.status === 401 || error.status === 403)) throw fieldError('api_token', `${platform.label} refused this token (HTTP ${error.status}${error.message.includes(':') ? `${error.message.slice(error.message.lastIndexOf(':'))}` : ''}); nothing was saved`);
     throw platformFailure(error, 'api_token');
@@ -180,7 +183,8 @@ export async function listFulfillmentProducts(deps: ConnDeps, caller: Caller, in
   if (!Number.isInteger(page) || page < 1 || !Number.isInteger(limit) || limit !== clampLimit(limit)) throw new AppError('invalid_cursor', 'Invalid cursor', [{ field: 'cursor', message: 'invalid' }]);
   let answer;
   try {
-    answer = await (await access(deps, store.id)).products(input.query, page, limit);
+    const session = await access(deps, store.id);
+    answer = await patiently(() => session.products(input.query, page, limit));
   } catch (error) {
     throw error instanceof AppError ? error : platformFailure(error);
   }
@@ -195,7 +199,8 @@ export async function linkProductToFulfillment(deps: ConnDeps & Pick<Deps, 'cloc
   const { product, store } = await productOf(deps, caller, input.product_id);
   let remote;
   try {
-    remote = await (await access(deps, store.id)).product(input.fulfillment_product_id);
+    const session = await access(deps, store.id);
+    remote = await patiently(() => session.product(input.fulfillment_product_id));
   } catch (error) {
     if (error instanceof OutboundError && error.kind === 'status' && error.status === 404) throw fieldError('fulfillment_product_id', `the platform has no product ${input.fulfillment_product_id} (see list_fulfillment_products)`);
     throw error instanceof AppError ? error : platformFailure(error, 'fulfillment_product_id');

@@ -11,11 +11,12 @@ import { WebhookWorker } from '../../webhooks/deliveries.ts';
 
 type WorkerDeps = Pick<Deps, 'config' | 'db' | 'log' | 'clock' | 'secrets' | 'nudge' | 'outbound' | 'failpoints' | 'orderEvents'>;
 
-/** What the CLI and other processes on this database need of the server's configuration: its platform URLs (issue 22 §1). */
+/** What the CLI and other processes on this database need of the server's configuration: its platform URLs and public base URL (issue 22 §1). */
 export async function recordOperatorUrls(deps: Pick<Deps, 'db' | 'config' | 'clock'>): Promise<void> {
   const now = deps.clock.now().toISOString();
   await recordServerSetting(deps.db, 'fulfillment_url', deps.config.fulfillmentUrl, now);
   await recordServerSetting(deps.db, 'dropi_url', deps.config.dropiUrl, now);
+  await recordServerSetting(deps.db, 'base_url', deps.config.baseUrl, now);
 }
 
 export function startPushWorker(deps: WorkerDeps): OutboxWorker {

@@ -9,29 +9,12 @@ import { findStore } from '../../db/queries/stores.queries.ts';
 import { replacePlatformCatalog, type CatalogRow } from '../../db/queries/cities.queries.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { OutboundError } from '../../http/outbound/outbound-error.ts';
-import { platformFor } from '../../platforms/connections.ts';
-import { PLATFORM_CATALOG_MAX_CITIES, PLATFORM_READ_FIRST_WAIT_MS, PLATFORM_READ_MAX_WAIT_MS, PLATFORM_READ_TRIES } from '../../limits.ts';
+import { patiently, platformFor } from '../../platforms/connections.ts';
+import { PLATFORM_CATALOG_MAX_CITIES } from '../../limits.ts';
 import { hasControlCharacter, isWellFormed, normalizeText } from '../../domain/clean-text.ts';
 
 /** A platform's name as stored: kept as sent (it must go back exactly), unless it holds what no name holds. */
 const platformName = (s: string): string => (hasControlCharacter(s) || !isWellFormed(s) ? '' : normalizeText(s, true).trim());
-
-/**
- * A read that a fragile platform may refuse for a moment (a 5xx, a 429 lockout): tried again a few
- * times with a doubling pause (or its Retry-After, up to the cap), so one hiccup in thirty
- * departments does not throw the whole import away. Reads change nothing: repeating them is safe.
- */
-async function read<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (error) {
-      if (!(error instanceof OutboundError) || !error.retryable || attempt >= PLATFORM_READ_TRIES) throw error;
-      const wait = Math.min(PLATFORM_READ_MAX_WAIT_MS, Math.max(PLATFORM_READ_FIRST_WAIT_MS * 2 ** (attempt - 1), error.retryAfterMs ?? 0));
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-  }
-}
 
 export async function importPlatformCities(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'secrets' | 'outbound' | 'catalogs' | 'log'>, storeId: string) {
   const store = await findStore(deps.db, storeId);
@@ -41,8 +24,8 @@ export async function importPlatformCities(deps: Pick<Deps, 'db' | 'clock' | 'co
   const rows: CatalogRow[] = [];
   const seen = new Set<string>();
   try {
-    for (const department of await read(() => access.session.departments())) {
-      for (const city of await read(() => access.session.cities(department))) {
+    for (const department of await patiently(() => access.session.departments())) {
+      for (const city of await patiently(() => access.session.cities(department))) {
         const region = platformName(department.name);
         const name = platformName(city.name);
         const key = `${region}\u0000${name}`;
