@@ -2,7 +2,7 @@
 // Errors go to stderr; exit 1 for failures, 2 for usage errors (SPEC 9).
 import { Command } from 'commander';
 import { AppError } from '../errors.ts';
-import { loadConfig, type Config, type ConfigFlags } from '../config.ts';
+import { baseUrlIsExplicit, loadConfig, type Config, type ConfigFlags } from '../config.ts';
 import type { App } from '../app.ts';
 import { terminalText, terminalValue } from '../domain/terminal-text.ts';
 
@@ -71,6 +71,18 @@ export function config(opts: GlobalOptions, flags: ConfigFlags = {}): Config {
   return loadConfig({ db: opts.db, ...flags });
 }
 
+/**
+ * The public base URL the CLI's answers name (a landing's URL, a receiver path): the one configured
+ * here (--base-url, CODRAIL_BASE_URL), else the one `codrail serve` recorded on this database, else
+ * this process's default. A shell without the server's environment prints the server's URLs.
+ */
+async function withServerBaseUrl(app: App): Promise<App> {
+  if (baseUrlIsExplicit({})) return app;
+  const { serverSetting } = await import('../db/queries/server-settings.queries.ts');
+  const recorded = await serverSetting(app.db, 'base_url');
+  return recorded ? { ...app, config: Object.freeze({ ...app.config, baseUrl: recorded }) } : app;
+}
+
 /** Opens the database (migrating it first, so every command works on a fresh file), runs, closes. */
 export async function withApp<T>(cmd: Command, fn: (app: App) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> {
   const opts = globals(cmd);
@@ -81,7 +93,7 @@ export async function withApp<T>(cmd: Command, fn: (app: App) => Promise<T>, opt
     const [{ openApp, migrate }, { createLogger }, { default: pino }] = await Promise.all([import('../app.ts'), import('../log.ts'), import('pino')]);
     app = openApp(config(opts), { log: createLogger('warn', pino.destination(2)) });
     if (options.migrate !== false) await migrate(app);
-    result = await fn(app);
+    result = await fn(await withServerBaseUrl(app));
   } catch (error) {
     await app?.close().catch(() => undefined);
     fail(error);

@@ -3,6 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempDbFile } from '../helpers/server.ts';
+import { recordServerSetting } from '../../src/db/queries/server-settings.queries.ts';
 import { cliFails, cliJson, count, readDb, UUID, withApp } from '../helpers/cli-expect.ts';
 import { createAccount } from '../../src/use-cases/accounts/accounts.use-case.ts';
 import { addProduct, addStore } from '../helpers/fixtures.ts';
@@ -92,6 +93,21 @@ test('landings create --publish prints the page with the URL under the configure
   assert.equal(json.published, true);
   const row = readDb(tmp.file, (db) => db.prepare('SELECT slug, title, published, store_id, product_id FROM landing_pages WHERE id = ?').get(json.id));
   assert.deepEqual(row, { slug: 'faja-promo', title: 'Faja', published: 1, store_id: storeId, product_id: productId });
+});
+
+test('without a configured base URL, landings create prints the URL the server on this database answers at, not the CLI’s default port 3000 (issue 23 §5)', async () => {
+  const storeId = await newStore();
+  const productId = await draftProduct(storeId);
+  // What `codrail serve --port 4123 --base-url …` records when it starts (src/use-cases/fulfillment/push-worker.use-case.ts).
+  await withApp(tmp.file, (app) => recordServerSetting(app.db, 'base_url', 'http://127.0.0.1:4123', new Date().toISOString()));
+  try {
+    const { json } = await cliJson(tmp.file, ['landings', 'create', '--product', productId, '--slug', 'faja-puerto']);
+    assert.equal(json.url, 'http://127.0.0.1:4123/l/faja-puerto');
+    const explicit = await cliJson(tmp.file, ['landings', 'get', json.id], { env: { CODRAIL_BASE_URL: 'https://pay.example.test' } });
+    assert.equal(explicit.json.url, 'https://pay.example.test/l/faja-puerto', 'a base URL configured here still wins');
+  } finally {
+    await withApp(tmp.file, (app) => recordServerSetting(app.db, 'base_url', undefined, new Date().toISOString()));
+  }
 });
 
 test('landings create with a slug already taken fails with exit 1', async () => {

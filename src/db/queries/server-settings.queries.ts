@@ -10,11 +10,12 @@ export const serverSetting = async (db: Db | Tx, name: ServerSettingName): Promi
   (await db.selectFrom('server_settings').select('value').where('name', '=', name).executeTakeFirst())?.value;
 
 /** Records a setting, or forgets it when the server now runs without it. */
-export const recordServerSetting = (db: Db, name: ServerSettingName, value: string | undefined, now: string) =>
-  value === undefined
-    ? db.deleteFrom('server_settings').where('name', '=', name).execute()
-    : db
-        .insertInto('server_settings')
-        .values({ name, value, updated_at: now })
-        .onConflict((oc) => oc.column('name').doUpdateSet({ value, updated_at: now }))
-        .execute();
+export const recordServerSetting = async (db: Db, name: ServerSettingName, value: string | undefined, now: string): Promise<void> => {
+  if (value === undefined) await db.deleteFrom('server_settings').where('name', '=', name).execute();
+  else
+    await db
+      .insertInto('server_settings')
+      .values({ name, value, updated_at: now })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ value, updated_at: now }))
+      .execute();
+};

@@ -9,7 +9,6 @@ import type { Deps } from '../../app.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { findConnection, findStoreCountry, retryFailedPushesOfStore, upsertConnection } from '../../db/queries/fulfillment.queries.ts';
 import { HOOK_TOKEN_CHARS } from '../../limits.ts';
-import { serverSetting } from '../../db/queries/server-settings.queries.ts';
 import { updateProduct } from '../../db/queries/products.queries.ts';
 import type { PlatformSession } from '../../platforms/platform.ts';
 import { platformNamed, PLATFORM_NAMES } from '../../platforms/index.ts';
@@ -58,11 +57,9 @@ async function access(deps: ConnDeps, storeId: string): Promise<PlatformSession>
   return found.session;
 }
 
-/** Where a store's platform reports statuses when its webhooks are unsigned: the connection's own path, under the server's public base URL (as `serve` recorded it: the CLI may run without it). */
-const hookUrl = async (deps: Pick<Deps, 'config' | 'secrets' | 'db'>, row: ConnectionRow) =>
-  row.hook_token_sealed
-    ? `${(await serverSetting(deps.db, 'base_url')) ?? deps.config.baseUrl}/api/fulfillment/hooks/${deps.secrets.box().open(row.hook_token_sealed, hookTokenContext(row.store_id))}`
-    : null;
+/** Where a store's platform reports statuses when its webhooks are unsigned: the connection's own path under the public base URL. */
+const hookUrl = (deps: Pick<Deps, 'config' | 'secrets'>, row: ConnectionRow) =>
+  row.hook_token_sealed ? `${deps.config.baseUrl}/api/fulfillment/hooks/${deps.secrets.box().open(row.hook_token_sealed, hookTokenContext(row.store_id))}` : null;
 
 export async function connectionView(deps: ConnDeps, storeId: string): Promise<Out<typeof FulfillmentConnection>> {
   const row = await findConnection(deps.db, storeId);
@@ -83,7 +80,7 @@ export async function connectionView(deps: ConnDeps, storeId: string): Promise<O
     last_error: row?.last_error ?? null,
     last_error_at: row?.last_error_at ?? null,
     paused: row?.paused_at ? { since: row.paused_at, reason: row.paused_reason ?? 'the platform refused the token' } : null,
-    webhook_url: row && platform?.webhook.auth === 'path' ? await hookUrl(deps, row) : null,
+    webhook_url: row && platform?.webhook.auth === 'path' ? hookUrl(deps, row) : null,
   };
 }
 
