@@ -93,7 +93,8 @@ export async function withApp<T>(cmd: Command, fn: (app: App) => Promise<T>, opt
     const [{ openApp, migrate }, { createLogger }, { default: pino }] = await Promise.all([import('../app.ts'), import('../log.ts'), import('pino')]);
     app = openApp(config(opts), { log: createLogger('warn', pino.destination(2)) });
     if (options.migrate !== false) await migrate(app);
-    result = await fn(await withServerBaseUrl(app));
+    // A command that migrates on its own (`codrail migrate`) may open a database that has no settings table yet.
+    result = await fn(options.migrate === false ? app : await withServerBaseUrl(app));
   } catch (error) {
     await app?.close().catch(() => undefined);
     fail(error);
