@@ -16,6 +16,7 @@ import { OrderEvents } from './order-events/order-events.ts';
 import { whatsappNotices } from './use-cases/whatsapp/buyer-messages.ts';
 import { webhookEvents } from './use-cases/webhooks/webhook-events.ts';
 import { afterCommit } from './db/transaction.ts';
+import { ImageEncoder } from './use-cases/products/image-encoder.ts';
 
 export interface Deps {
   readonly config: Config;
@@ -39,6 +40,8 @@ export interface Deps {
   readonly failpoints: Failpoints;
   /** The one writer of order events, with its subscribers (src/order-events). */
   readonly orderEvents: OrderEvents;
+  /** Re-encodes product images, a bounded number at a time (issue 23 §3). */
+  readonly imageEncoder: ImageEncoder;
 }
 
 /** Wake-ups for the workers running in this process; a worker registers itself when it starts. */
@@ -88,6 +91,7 @@ export function openApp(config: Config, options: OpenOptions = {}): App {
     outbound,
     clientDocuments: new ClientDocumentFetches(),
     failpoints: new Failpoints(config.failpoints),
+    imageEncoder: new ImageEncoder(),
     close: async () => {
       outbound.close();
       await close();

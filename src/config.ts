@@ -81,6 +81,11 @@ export interface Config {
    * loopback (CODRAIL_WEBHOOKS_ALLOW_PRIVATE=1). Off: https, public addresses only.
    */
   readonly webhooksAllowPrivate: boolean;
+  /**
+   * Development only: product image URLs may be on loopback and private addresses, and on http from
+   * loopback (CODRAIL_IMAGE_URLS_ALLOW_PRIVATE=1). Off: https, public addresses only.
+   */
+  readonly imageUrlsAllowPrivate: boolean;
   /** A webhook delivery's deadline over connect, headers and body (default 10 s). */
   readonly webhookTimeoutMs: number;
   /** The first delay between two tries of a delivery; doubles per try, capped at an hour, with jitter. */
@@ -261,6 +266,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     mcpAllowedOrigins: originList(env.CODRAIL_MCP_ALLOWED_ORIGINS),
     oauthCimdAllowPrivate: env.CODRAIL_OAUTH_CIMD_ALLOW_PRIVATE === '1',
     webhooksAllowPrivate: env.CODRAIL_WEBHOOKS_ALLOW_PRIVATE === '1',
+    imageUrlsAllowPrivate: env.CODRAIL_IMAGE_URLS_ALLOW_PRIVATE === '1',
     webhookTimeoutMs: int('webhook-timeout-ms', pick(flags.webhookTimeoutMs, env.CODRAIL_WEBHOOK_TIMEOUT_MS), WEBHOOK_TIMEOUT_MS, 100, 60_000),
     webhookBackoffMs: int('webhook-backoff-ms', pick(flags.webhookBackoffMs, env.CODRAIL_WEBHOOK_BACKOFF_MS), WEBHOOK_BACKOFF_BASE_MS, 1, 600_000),
     headersTimeoutMs: int('headers-timeout-ms', pick(flags.headersTimeoutMs, env.CODRAIL_HEADERS_TIMEOUT_MS), HEADERS_TIMEOUT_MS, 100, REQUEST_TIMEOUT_MS),

@@ -181,11 +181,38 @@ export const OAUTH_CLOCK_SKEW_S = 30;
 
 /** The merchant's account (issue 10): sizes of the things an account operation writes. */
 export const MAX_STORE_DOMAINS = 50;
+/** The store's delivery time and guarantee lines on the buyer's page: one short line each (issue 23). */
+export const STORE_TRUST_MAX = 80;
 export const SKU_MAX = 64;
 export const DESCRIPTION_MAX = 5_000;
 export const MAX_PRODUCT_IMAGES = 20;
 export const URL_MAX = 2_000;
 export const IMAGE_ALT_MAX = 200;
+/**
+ * Product images hosted by codrail (issue 23 §3). An image file or fetched answer is read as a
+ * stream and cut at IMAGE_MAX_BYTES; its header must declare at most IMAGE_MAX_PIXELS before a
+ * pixel is decoded (a decompression bomb — a tiny PNG declaring 50,000×50,000 — is refused from
+ * its header), and at least IMAGE_MIN_SIDE on each side.
+ */
+export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+export const IMAGE_MAX_PIXELS = 40_000_000;
+export const IMAGE_MIN_SIDE = 100;
+/** The tallest re-encoded file (WebP's own limit): a banner far taller than wide is refused rather than cut. */
+export const IMAGE_MAX_ENCODED_HEIGHT = 16_383;
+/** Fetching an image by URL: one deadline over connect, headers and body; redirects followed (each hop checked again). */
+export const IMAGE_FETCH_TIMEOUT_MS = 15_000;
+export const IMAGE_FETCH_REDIRECTS = 3;
+/** URLs of one call fetched at once. */
+export const IMAGE_FETCH_CONCURRENCY = 4;
+/**
+ * Images re-encoded at once by one process. One image keeps three of libuv's four worker threads
+ * busy (its three formats of one width at a time), leaving one for file, DNS and crypto work.
+ */
+export const IMAGE_ENCODE_CONCURRENCY = 1;
+/** Hosted image files never change under their URL (content-addressed): cached for a year, immutable. */
+export const IMAGE_MAX_AGE_S = 31_536_000;
+/** Recently served image files kept in memory by each server, in bytes (a 1280 px JPEG is ~100–300 KB). */
+export const IMAGE_CACHE_BYTES = 32 * 1024 * 1024;
 /** A product's pack ladder (MCP-TOOLS.md §6.5: packs[1–6]); a pack is at most this many units. */
 export const MAX_PACKS = 6;
 export const MAX_PACK_UNITS = 100;
@@ -213,7 +240,6 @@ export const KEY_TOUCH_INTERVAL_MS = 60_000;
 /** The buyer's side (issue 11): seconds browsers may reuse a landing page, checkout.js and a checkout product read before revalidating (ETag). */
 export const LANDING_MAX_AGE_S = 60;
 export const CHECKOUT_SCRIPT_MAX_AGE_S = 300;
-export const CHECKOUT_PRODUCT_MAX_AGE_S = 60;
 /** Landing pages kept rendered and compressed in memory, by version. */
 export const LANDING_CACHE_ENTRIES = 200;
 /** The no-script form post of a landing page. */

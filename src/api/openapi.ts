@@ -6,7 +6,7 @@ import { operationPaths } from './v1/operation-openapi.ts';
 import { CreateOrderInputSchema } from '../use-cases/orders/create-order.schema.ts';
 import { CreateOrderSuccessSchema } from '../use-cases/orders/order-view.ts';
 import { CitiesResponseSchema, ErrorResponseSchema, HealthResponseSchema, ReadyResponseSchema } from './schemas.ts';
-import { CHECKOUT_PRODUCT_MAX_AGE_S, CITIES_MAX_AGE_S, LANDING_MAX_AGE_S, MAX_BODY_BYTES } from '../limits.ts';
+import { CITIES_MAX_AGE_S, LANDING_MAX_AGE_S, MAX_BODY_BYTES } from '../limits.ts';
 import { SIGNED_WEBHOOKS } from '../platforms/index.ts';
 
 type Json = Record<string, unknown>;
@@ -39,7 +39,7 @@ export function buildOpenApi(baseUrl: string): Json {
     tags: [
       { name: 'orders', description: 'Orders: the public order API (checkouts, landing pages) and the account API (life after checkout).' },
       { name: 'fulfillment', description: "Pushes to the fulfillment platform, a store's connection, the platform's catalog and status webhook." },
-      { name: 'products', description: 'Products, their pack ladders, prices and price floor.' },
+      { name: 'products', description: 'Products, their hosted images, pack ladders, prices and price floor.' },
       { name: 'landing pages', description: 'Landing pages: sections, SEO, theme, publishing; the public page and its no-script form.' },
       { name: 'checkout', description: "The embeddable checkout: its script and a product's packs for a publishable key." },
       { name: 'whatsapp', description: "WhatsApp notices to buyers: a store's settings, messages, and the Cloud API's status webhook." },
@@ -88,12 +88,13 @@ export function buildOpenApi(baseUrl: string): Json {
           security: [],
           parameters: [
             { name: 'country', in: 'query', required: true, description: 'ISO 3166-1 alpha-2, case-insensitive.', schema: { type: 'string', minLength: 2, maxLength: 2 } },
+            { name: 'names', in: 'query', required: false, description: '1 adds `names`: the names buyers use and the aliases a city search accepts (issue 23). Default 0: the seed shape.', schema: { type: 'string', enum: ['0', '1', 'true', 'false'] } },
             { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } },
           ],
           responses: {
             '200': { description: 'The selector.', headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } }, content: json(ref('CitiesResponse')) },
             '304': { description: 'Not modified (If-None-Match matched).' },
-            '400': error('country missing or not ISO 3166-1 alpha-2.'),
+            '400': error('country missing or not ISO 3166-1 alpha-2, or names not 0 or 1.'),
             '500': error('Internal error.'),
           },
         },
@@ -220,6 +221,25 @@ export function buildOpenApi(baseUrl: string): Json {
           },
         },
       },
+      '/img/{file}': {
+        get: {
+          operationId: 'productImageFile', tags: ['products'],
+          summary: 'A hosted product image file',
+          description:
+            'One re-encoded file of a hosted product image, named `<id>-<width>.<avif|webp|jpg>` (the `id` and widths of a product image; `srcset` lists them). ' +
+            'The name never changes meaning: `Cache-Control: public, max-age=31536000, immutable`, a strong ETag (304 on If-None-Match), `X-Content-Type-Options: nosniff`, `Cross-Origin-Resource-Policy: cross-origin`.',
+          security: [],
+          parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{22}-[0-9]{3,4}\\.(avif|webp|jpg)$' } }],
+          responses: {
+            '200': {
+              description: 'The file.',
+              content: Object.fromEntries(['image/avif', 'image/webp', 'image/jpeg'].map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
+            },
+            '304': { description: 'Not modified.' },
+            '404': error('No such file (an unknown image, width or format, or a malformed name).'),
+          },
+        },
+      },
       '/checkout.js': {
         get: {
           operationId: 'checkoutScript', tags: ['checkout'],
@@ -233,7 +253,7 @@ export function buildOpenApi(baseUrl: string): Json {
         get: {
           operationId: 'checkoutProduct', tags: ['checkout'],
           summary: 'A product’s packs and prices, and its order form, for a publishable key',
-          description: `The key's store, product and origin rules apply (403 otherwise); CORS reflects the allowed origin. Cache-Control public, max-age ${CHECKOUT_PRODUCT_MAX_AGE_S}.`,
+          description: `The key's store, product and origin rules apply (403 otherwise); CORS reflects the asking origin on every answer, refusals included, so the checkout can say it is not available there. Cache-Control no-store: no cache shares one key's or origin's answer with another.`,
           security: [{ publishableKey: [] }],
           parameters: [
             { name: 'product_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },

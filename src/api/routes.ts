@@ -10,6 +10,7 @@ import { whatsappWebhookRoute, whatsappWebhookVerifyRoute } from './whatsapp/wha
 import { operationRoutes } from './v1/operation.route.ts';
 import { landingOrderRoute, landingRoute } from './landings/landing.route.ts';
 import { checkoutProductRoute, checkoutScriptRoute } from './landings/checkout.route.ts';
+import { imageRoute } from './images/image.route.ts';
 import { OPERATIONS } from '../use-cases/operations/index.ts';
 
 export const routes: readonly Route[] = [
@@ -32,6 +33,8 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/checkout.js', handler: checkoutScriptRoute },
   { method: 'GET', path: '/api/checkout/products/:product_id', handler: checkoutProductRoute },
   { method: 'OPTIONS', path: '/api/checkout/products/:product_id', handler: preflight('GET, OPTIONS', 'x-svc-api-key') },
+  // Hosted product images: /img/<id>-<width>.<avif|webp|jpg>, immutable.
+  { method: 'GET', path: '/img/:file', handler: imageRoute },
   // The account API: one route per account operation (src/use-cases/operations).
   ...operationRoutes(OPERATIONS),
 ];

@@ -18,6 +18,15 @@ export const CitiesResponseSchema = v.object({
     country: v.pipe(v.string(), v.regex(/^[A-Z]{2}$/), v.description('ISO 3166-1 alpha-2, upper case.')),
     official: v.pipe(v.boolean(), v.description('True when an official dataset exists; false means the checkout uses free text.')),
     regions: v.pipe(v.record(v.string(), v.array(v.string())), v.description('Region name → city names, sorted with Spanish collation.')),
+    names: v.optional(
+      v.pipe(
+        v.object({
+          common: v.pipe(v.record(v.string(), v.record(v.string(), v.string())), v.description('Region → catalog city → the name buyers use, where it differs ("Cali" for "Santiago de Cali").')),
+          aliases: v.pipe(v.record(v.string(), v.record(v.string(), v.array(v.string()))), v.description('Region → catalog city → other names a search accepts.')),
+        }),
+        v.description('Only with names=1. Orders still store the catalog city.'),
+      ),
+    ),
   }),
 });
 

@@ -71,6 +71,7 @@ export const CLI_OVERRIDES: Readonly<Record<string, Readonly<Record<string, Opti
   set_product_packs: { packs: { flag: '--pack <CODE:PRICE[:MIN_PRICE]>', repeat: true, parse: parsePackSpec } },
   update_pack_prices: { updates: { flag: '--price <PRODUCT_ID:QUANTITY:PRICE[:COMPARE_AT]>', repeat: true, parse: parsePriceSpec } },
   list_price_floor_violations: { store_id: { flag: '--store <id>' } },
+  rehost_product_images: { store_id: { flag: '--store <id>' }, product_id: { flag: '--product <id>' } },
   list_landing_pages: { store_id: { flag: '--store <id>' }, product_id: { flag: '--product <id>' } },
   create_landing_page: { store_id: { flag: '--store <id>' }, product_id: { flag: '--product <id>' } },
   update_landing_page: { product_id: { flag: '--product <id>' } },
@@ -88,7 +89,7 @@ export const CLI_OVERRIDES: Readonly<Record<string, Readonly<Record<string, Opti
 export const OPERATION_GROUPS: Readonly<Record<string, string>> = {
   account: "the account a secret key or --account names: get (its stores, scopes, limits)",
   stores: 'stores: one country and currency each; domains, archive',
-  products: 'products, their pack ladder, prices, price floor, stock, quotes',
+  products: 'products, their images, pack ladder, prices, price floor, stock, quotes',
   landings: 'landing pages: sections, SEO, theme, publish (public page /l/<slug>)',
   keys: 'API keys: publishable (checkouts) and secret (server to server)',
   geo: 'countries, regions, cities, city canonicalization, phone numbers',

@@ -3,6 +3,7 @@
 // input field is an option typed by the input's JSON Schema (`--kebab-name`, repeated for lists,
 // JSON text / @file / @- for objects); `--account ID` acts as that account. Lists print their items
 // (an array, SPEC 9) and say on stderr how to get the next page.
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { UUID_PATTERN } from '../ids.ts';
@@ -51,6 +52,46 @@ function describe(field: Field): string {
   return parts.join(' ');
 }
 
+/**
+ * An upload's file, named by its positional (`products images add <product_id> <file>`; `-` is
+ * standard input): read up to the operation's limit and no further, so a huge file is refused
+ * without being read whole.
+ */
+function readUpload(field: string, path: string, maxBytes: number): Uint8Array {
+  let fd: number;
+  try {
+    fd = path === '-' ? 0 : openSync(path, 'r');
+  } catch (error) {
+    throw new AppError('invalid_input', `cannot read ${path}`, [{ field, message: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }]);
+  }
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(64 * 1024);
+      let n: number;
+      try {
+        n = readSync(fd, chunk, 0, chunk.length, null);
+      } catch (error) {
+        // A non-blocking standard input with nothing yet: wait a little, without spinning.
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+          continue;
+        }
+        throw new AppError('invalid_input', `cannot read ${path}`, [{ field, message: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }]);
+      }
+      if (n === 0) break;
+      size += n;
+      const limit = `${Math.round((maxBytes / (1024 * 1024)) * 10) / 10} MB`;
+      if (size > maxBytes) throw new AppError('invalid_input', `${field} is larger than ${limit}`, [{ field, message: `${field} is larger than ${limit}` }]);
+      chunks.push(chunk.subarray(0, n));
+    }
+    return Buffer.concat(chunks, size);
+  } finally {
+    if (fd !== 0) closeSync(fd);
+  }
+}
+
 /** Adds one operation's command under its group (`products packs set <product_id>`). */
 function registerOperation(program: Command, op: Operation, jsonSchema: JsonSchema): void {
   const words = op.cli!.split(' ');
@@ -80,7 +121,7 @@ function registerOperation(program: Command, op: Operation, jsonSchema: JsonSche
     const command = args.at(-1) as Command;
     const values = command.opts() as Record<string, unknown>;
     const input: Record<string, unknown> = {};
-    positionals.forEach((name, i) => (input[name] = coerce(name, props[name] ?? {}, String(args[i]))));
+    positionals.forEach((name, i) => (input[name] = op.upload?.field === name ? readUpload(name, String(args[i]), op.upload.maxBytes) : coerce(name, props[name] ?? {}, String(args[i]))));
     for (const [name, o] of options) {
       const raw = values[o.attribute];
       if (raw === undefined) continue;

@@ -36,8 +36,11 @@ function human(value: unknown, indent = ''): string {
 
 /** Human text is escaped once more as a whole (its own line feeds kept), whatever a command built; --json is exact JSON. */
 export function print(opts: GlobalOptions, value: unknown, text?: string): void {
-  if (opts.json) process.stdout.write(`${JSON.stringify(value)}\n`);
-  else process.stdout.write(`${terminalText(text ?? human(value))}\n`);
+  if (opts.json) return void process.stdout.write(`${JSON.stringify(value)}\n`);
+  const out = terminalText(text ?? human(value));
+  process.stdout.write(`${out}\n`);
+  // A URL built from a base URL nobody configured says where it came from (issue 23 §5).
+  if (baseUrlNote && out.includes(baseUrlNote.url)) process.stderr.write(`note: ${baseUrlNote.text}\n`);
 }
 
 function causeOf(error: unknown): string {
@@ -80,8 +83,18 @@ async function withServerBaseUrl(app: App): Promise<App> {
   if (baseUrlIsExplicit({})) return app;
   const { serverSetting } = await import('../db/queries/server-settings.queries.ts');
   const recorded = await serverSetting(app.db, 'base_url');
+  const url = recorded ?? app.config.baseUrl;
+  baseUrlNote = {
+    url,
+    text: recorded
+      ? `URLs use ${url}, the base URL \`codrail serve\` recorded on this database; set CODRAIL_BASE_URL to name another.`
+      : `URLs use ${url}, this shell's default: CODRAIL_BASE_URL is not set and no \`codrail serve\` has recorded its URL on this database.`,
+  };
   return recorded ? { ...app, config: Object.freeze({ ...app.config, baseUrl: recorded }) } : app;
 }
+
+/** Where the base URL of this command's answers came from, when nobody configured it. */
+let baseUrlNote: { url: string; text: string } | undefined;
 
 /** Opens the database (migrating it first, so every command works on a fresh file), runs, closes. */
 export async function withApp<T>(cmd: Command, fn: (app: App) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> {

@@ -40,7 +40,7 @@ function field(
 }
 
 function packOption(p: FormPack, checked: boolean): Html {
-  return html`<label class="pack"><input type="radio" name="pack" value="${p.code}"${checked && html` checked`} data-price="${p.price}" data-price-text="${p.priceText}">
+  return html`<label class="pack"><input type="radio" name="pack" value="${p.code}"${checked && html` checked`} data-price="${p.price}" data-price-text="${p.priceText}" data-units="${TEXT.unit(p.quantity)}">
 <span class="what">${TEXT.unit(p.quantity)}${p.label && html`<span class="badge">${p.label}</span>`}</span>
 <span class="price">${p.compareAtText && html`<s>${p.compareAtText}</s>`}${p.priceText}</span></label>`;
 }

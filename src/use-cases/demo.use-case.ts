@@ -1,8 +1,7 @@
-// `codrail demo` (and `npm start`): an idempotent demo account, store, product, landing page and
-// test key, and a demo user to sign in on the OAuth consent page. Keys and passwords are stored
-// hashed and shown once, so every run rolls the demo key and the demo password and prints the new
-// ones. Everything else is found again, not duplicated.
-import type { Deps } from '../app.ts';
+// `codrail demo` (and `npm start`): an idempotent demo account, store, product (with three hosted
+// images), landing page and test key, and a demo user to sign in on the OAuth consent page. Keys
+// and passwords are stored hashed and shown once, so every run rolls the demo key and the demo
+// password and prints the new ones. Everything else is found again, not duplicated.
 import { findAccountByName, findUserByEmail, setUserPassword } from '../db/queries/accounts.queries.ts';
 import { hashPassword } from '../domain/password.ts';
 import { randomBase62 } from '../domain/keys.ts';
@@ -14,6 +13,9 @@ import { findLandingBySlug } from '../db/queries/landings.queries.ts';
 import { createAccount } from './accounts/accounts.use-case.ts';
 import { createStore } from './stores/stores.use-case.ts';
 import { createProduct } from './products/products.use-case.ts';
+import { addProductImage, storedImages, type HostDeps } from './products/image-hosting.use-case.ts';
+import { rasterizeSvg } from './products/image-encoder.ts';
+import { DEMO_IMAGES } from './products/demo-images.ts';
 import { createLandingPage } from './landings/landings.use-case.ts';
 import { createKey, rollApiKey } from './keys/keys.use-case.ts';
 import { keyActive } from './keys/authenticate-key.ts';
@@ -33,12 +35,21 @@ export const DEMO = {
   email: 'demo@codrail.test',
 } as const;
 
-export async function runDemo(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
+export async function runDemo(deps: HostDeps) {
   const account = (await findAccountByName(deps.db, DEMO.account)) ?? (await createAccount(deps, { name: DEMO.account }));
   const as = operatorAs(account.id);
   const store =
     (await listStores(deps.db, account.id)).find((s) => s.name === DEMO.store) ??
-    (await createStore(deps, as, parseWith(CreateStoreInput, { name: DEMO.store, country: 'CO', currency: 'COP', domains: [DEMO.domain] })));
+    (await createStore(deps, as, parseWith(CreateStoreInput, {
+        name: DEMO.store,
+        country: 'CO',
+        currency: 'COP',
+        domains: [DEMO.domain],
+        // What the buyer's page shows on its first screen (issue 23 §2): the store's WhatsApp and its promises.
+        support_phone: '+57 300 123 4567',
+        delivery_time: 'Entrega en 2 a 5 días hábiles',
+        guarantee: 'Garantía de 30 días',
+      })));
   const product =
     (await findProductBySku(deps.db, store.id, DEMO.sku)) ??
     (await createProduct(
@@ -58,6 +69,11 @@ export async function runDemo(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
         ],
       }),
     ));
+  // Three hosted photos, drawn here (no network), uploaded as a seller's files are; a demo product
+  // made before codrail hosted images gets them too.
+  const demoProduct = await findProductBySku(deps.db, store.id, DEMO.sku);
+  if (demoProduct && storedImages(demoProduct.images).length === 0)
+    for (const image of DEMO_IMAGES) await addProductImage(deps, as, { product_id: product.id, alt: image.alt, file: await rasterizeSvg(image.svg) });
   const landing =
     (await findLandingBySlug(deps.db, DEMO.slug)) ??
     (await createLandingPage(

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { tempDbFile } from '../helpers/server.ts';
 import { recordServerSetting } from '../../src/db/queries/server-settings.queries.ts';
 import { cliFails, cliJson, count, readDb, UUID, withApp } from '../helpers/cli-expect.ts';
+import { runCli } from '../helpers/cli.ts';
 import { createAccount } from '../../src/use-cases/accounts/accounts.use-case.ts';
 import { addProduct, addStore } from '../helpers/fixtures.ts';
 
@@ -105,6 +106,27 @@ test('without a configured base URL, landings create prints the URL the server o
     assert.equal(json.url, 'http://127.0.0.1:4123/l/faja-puerto');
     const explicit = await cliJson(tmp.file, ['landings', 'get', json.id], { env: { CODRAIL_BASE_URL: 'https://pay.example.test' } });
     assert.equal(explicit.json.url, 'https://pay.example.test/l/faja-puerto', 'a base URL configured here still wins');
+  } finally {
+    await withApp(tmp.file, (app) => recordServerSetting(app.db, 'base_url', undefined, new Date().toISOString()));
+  }
+});
+
+test('printed URLs say where their base URL came from when nobody configured one: this shell’s default, or what the server recorded (issue 23 §5)', async () => {
+  const productId = await draftProduct(await newStore());
+  const made = await runCli(['landings', 'create', '--product', productId, '--slug', 'faja-nota'], { db: tmp.file });
+  assert.equal(made.code, 0, made.stderr);
+  assert.match(made.stdout, /url: http:\/\/127\.0\.0\.1:3000\/l\/faja-nota/);
+  assert.match(made.stderr, /^note: URLs use http:\/\/127\.0\.0\.1:3000, this shell's default: CODRAIL_BASE_URL is not set and no `codrail serve` has recorded its URL on this database\.$/m);
+  await withApp(tmp.file, (app) => recordServerSetting(app.db, 'base_url', 'http://127.0.0.1:4124', new Date().toISOString()));
+  try {
+    const shown = await runCli(['landings', 'get', (made.stdout.match(/^id: (\S+)/m) ?? [])[1] ?? ''], { db: tmp.file });
+    assert.match(shown.stdout, /url: http:\/\/127\.0\.0\.1:4124\/l\/faja-nota/);
+    assert.match(shown.stderr, /^note: URLs use http:\/\/127\.0\.0\.1:4124, the base URL `codrail serve` recorded on this database; set CODRAIL_BASE_URL to name another\.$/m);
+    const configured = await runCli(['landings', 'get', (made.stdout.match(/^id: (\S+)/m) ?? [])[1] ?? ''], { db: tmp.file, env: { CODRAIL_BASE_URL: 'https://pay.example.test' } });
+    assert.match(configured.stdout, /url: https:\/\/pay\.example\.test\/l\/faja-nota/);
+    assert.equal(configured.stderr, '', 'a configured base URL needs no note');
+    const json = await runCli(['--json', 'landings', 'get', (made.stdout.match(/^id: (\S+)/m) ?? [])[1] ?? ''], { db: tmp.file });
+    assert.equal(json.stderr, '', '--json output stays one document, with nothing on stderr');
   } finally {
     await withApp(tmp.file, (app) => recordServerSetting(app.db, 'base_url', undefined, new Date().toISOString()));
   }

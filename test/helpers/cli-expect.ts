@@ -10,7 +10,7 @@ import type { Clock } from '../../src/clock.ts';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-type CliOptions = { input?: string; env?: Record<string, string> };
+type CliOptions = { input?: string | Buffer; env?: Record<string, string> };
 
 const show = (args: string[], r: CliResult) => `codrail ${args.join(' ')} → exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
 

@@ -21,7 +21,7 @@ export interface CliResult {
   json: unknown;
 }
 
-export function runCli(args: string[], options: { db?: string; input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+export function runCli(args: string[], options: { db?: string; input?: string | Buffer; env?: Record<string, string> } = {}): Promise<CliResult> {
   const full = options.db ? ['--db', options.db, ...args] : args;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...full], { env: cliEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });

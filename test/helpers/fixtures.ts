@@ -15,6 +15,9 @@ import type { ConfigFlags } from '../../src/config.ts';
 import type { Clock } from '../../src/clock.ts';
 import { startServer, type TestServer } from './server.ts';
 
+/** What making a product needs: its images are fetched (outbound) and re-encoded (imageEncoder). */
+type ProductDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'outbound' | 'imageEncoder'>;
+
 export interface Shop {
   accountId: string;
   storeId: string;
@@ -28,7 +31,7 @@ export interface Shop {
 
 /** A store with one product (packs 1x 100000, 2x 180000, 3x 240000 min 200000) and keys. */
 export async function seedShop(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  deps: ProductDeps,
   opts: { country?: string; currency?: string; domains?: string[]; maxDiscount?: number; slug?: string } = {},
 ): Promise<Shop> {
   const account = await createAccount(deps, { name: 'Test account' });
@@ -108,9 +111,9 @@ export async function openShop(flags: ConfigFlags = {}, options: { clock?: Clock
 }
 
 /** The real use-cases as the operator's CLI runs them, with their inputs parsed as every shell parses them. */
-export const addProduct = (deps: Pick<Deps, 'db' | 'clock' | 'config'>, input: Record<string, unknown>) =>
+export const addProduct = (deps: ProductDeps, input: Record<string, unknown>) =>
   createProduct(deps, OPERATOR, parseWith(CreateProductInput, { status: 'active', ...input }));
-export const addLanding = (deps: Pick<Deps, 'db' | 'clock' | 'config'>, input: Record<string, unknown>) =>
+export const addLanding = (deps: ProductDeps, input: Record<string, unknown>) =>
   createLandingPage(deps, OPERATOR, parseWith(CreateLandingPageInput, input));
 export const addKey = (deps: Pick<Deps, 'db' | 'clock'>, input: Parameters<typeof createKey>[2]) => createKey(deps, OPERATOR, input);
 export const revokeKey = (deps: Pick<Deps, 'db' | 'clock'>, id: string) => revokeApiKey(deps, OPERATOR, { key_id: id });

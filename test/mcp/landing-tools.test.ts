@@ -1,12 +1,14 @@
 // Landing page tools through the real SDK client (MCP-TOOLS.md §6.6 rows 27-34): created
 // unpublished, published only when ready, taking mode-1 orders while live, deleted only while
-// offline; tenancy and the 403 of a token without the scope.
+// offline; tenancy and the 403 of a token without the scope. A section's image comes from a local
+// image host (private addresses allowed): it is hosted, and views show codrail's URL of it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { addLanding, addProduct, addStore, orderBody, postOrder, seedShop, type Shop } from '../helpers/fixtures.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { OPEN_LIMITS, expectCreated, expectError, nextPhone, orderRow } from '../api/orders/order-kit.ts';
+import { photo, startImageHost, type ImageHost } from '../helpers/image-host.ts';
 import { connect } from './mcp-kit.ts';
 import { expectForeignLikeUnknown, expectInsufficientScope, expectSdkForbidden, expectToolError, landingRow, ok, scopedTokens, unchanged , openToolBench, closeToolBench } from './account-kit.ts';
 
@@ -16,17 +18,49 @@ const PRODUCTS_READ = ['mcp:invoke', 'products:read'];
 let slugSeq = 0;
 const slug = (base = 'page') => `${base}-${++slugSeq}`;
 
-const SECTIONS = [
-  { type: 'hero', heading: ' La faja que sí funciona ', body: 'Moldea desde el primer día.', image_url: 'https://cdn.example.com/hero.jpg' },
+const ID = /^[A-Za-z0-9_-]{22}$/;
+const HOSTED_JPEG = /\/img\/[A-Za-z0-9_-]{22}-\d+\.jpg$/;
+
+const sectionsWith = (heroUrl: string) => [
+  { type: 'hero', heading: ' La faja que sí funciona ', body: 'Moldea desde el primer día.', image_url: heroUrl },
   { type: 'benefits', items: [{ title: 'Cómoda' }, { title: 'Invisible', text: 'Bajo cualquier ropa.' }] },
   { type: 'faq', heading: 'Preguntas', items: [{ title: '¿Pago contra entrega?', text: 'Sí, pagas al recibir.' }] },
 ];
+let SECTIONS: ReturnType<typeof sectionsWith> = [];
 
 describe('landing page tools', () => {
   let server: TestServer, shop: Shop, other: Shop, client: Client;
   let tokens: { landingsRead: string; productsRead: string };
-  before(async () => ({ server, shop, other, client, tokens } = await openToolBench({ landingsRead: ['landings:read'], productsRead: ['products:read'] })));
-  after(() => closeToolBench({ server, client }));
+  let host: ImageHost;
+  before(async () => {
+    host = await startImageHost();
+    host.serve('/hero.jpg', await photo({ width: 1600, height: 1200 }));
+    SECTIONS = sectionsWith(host.url('/hero.jpg'));
+    ({ server, shop, other, client, tokens } = await openToolBench({ landingsRead: ['landings:read'], productsRead: ['products:read'] }, {}, { CODRAIL_IMAGE_URLS_ALLOW_PRIVATE: '1' }));
+  });
+  after(async () => {
+    await closeToolBench({ server, client });
+    await host.close();
+  });
+
+  /**
+   * A view's sections against the stored ones: alike, except the hero's image, which the row keeps
+   * as the URL it was fetched from beside the hosted image (1600×1200, stored at 1280×960), and the
+   * view shows as codrail's URL of its largest JPEG.
+   */
+  function assertHostedSections(view: any[], stored: any[]): void {
+    assert.equal(view.length, stored.length);
+    view.forEach((shown, i) => {
+      if (!stored[i].image) return assert.deepEqual(shown, stored[i], `section ${i}`);
+      const { image, ...rest } = stored[i];
+      assert.match(image.id, ID);
+      assert.deepEqual(image, { id: image.id, width: 1280, height: 960, source: host.url('/hero.jpg') });
+      assert.equal(rest.image_url, host.url('/hero.jpg'), 'the row keeps the URL sent');
+      assert.ok(shown.image_url.startsWith(`${server.deps.config.baseUrl}/img/`), `${shown.image_url} is served by codrail`);
+      assert.match(shown.image_url, HOSTED_JPEG);
+      assert.deepEqual(shown, { ...rest, image_url: `${server.deps.config.baseUrl}/img/${image.id}-1280.jpg` }, `section ${i}`);
+    });
+  }
 
   /** An unpublished page of the seeded product (ready to publish). */
   const draftPage = (input: Record<string, unknown> = {}) => addLanding(server.deps, { product_id: shop.productId, slug: slug(), ...input });
@@ -167,8 +201,9 @@ describe('landing page tools', () => {
       assert.equal(row.slug, wanted.toLowerCase());
       assert.equal(row.published, 0);
       assert.equal(row.published_at, null);
-      assert.deepEqual(JSON.parse(row.sections), value.sections);
+      assertHostedSections(value.sections, JSON.parse(row.sections));
       assert.equal(JSON.parse(row.sections).length, 3);
+      assert.ok(JSON.parse(row.sections)[0].image, 'the hero image is hosted');
       assert.equal(row.seo_title, 'Faja reductora');
       assert.equal(row.seo_description, 'Pago contra entrega en toda Colombia.');
       assert.deepEqual(JSON.parse(row.theme), { primary_color: '#0a7d4f', font: 'serif' });
@@ -203,6 +238,7 @@ describe('landing page tools', () => {
       const make = (over: Record<string, unknown>) => ({ product_id: shop.productId, slug: slug(), ...over });
       await expectToolError(server.deps, client, 'create_landing_page', make({ slug: 'Mi página!' }), 'invalid_input', 'slug');
       await expectToolError(server.deps, client, 'create_landing_page', make({ sections: [{ type: 'video' }] }), 'invalid_input', 'sections.0.type');
+      // Plain http is refused even with private addresses allowed: only loopback may be http.
       await expectToolError(server.deps, client, 'create_landing_page', make({ sections: [{ type: 'hero', image_url: 'http://cdn.example.com/x.jpg' }] }), 'invalid_input', 'sections.0.image_url');
       await expectToolError(server.deps, client, 'create_landing_page', make({ theme: { primary_color: 'green' } }), 'invalid_input', 'theme.primary_color');
       await expectToolError(server.deps, client, 'create_landing_page', make({ seo_title: 'x'.repeat(71) }), 'invalid_input', 'seo_title');
@@ -290,7 +326,8 @@ describe('landing page tools', () => {
       const value = await ok(client, 'set_landing_sections', { landing_page_id: page.id, sections: SECTIONS });
       assert.deepEqual(value.sections.map((s: { type: string }) => s.type), ['hero', 'benefits', 'faq']);
       const stored = JSON.parse((await landingRow(server.deps, page.id)).sections);
-      assert.deepEqual(stored, value.sections);
+      assertHostedSections(value.sections, stored);
+      assert.ok(stored[0].image, 'the hero image is hosted');
       assert.equal(stored[0].heading, 'La faja que sí funciona', 'trimmed');
       assert.deepEqual(stored[2].items, [{ title: '¿Pago contra entrega?', text: 'Sí, pagas al recibir.' }]);
     });

@@ -8,6 +8,7 @@ import { addLanding, addProduct, addStore, orderBody, postOrder, seedShop, type 
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { OPEN_LIMITS, SHOP_ORIGIN, expectCreated, expectError, nextPhone } from '../api/orders/order-kit.ts';
 import { connect } from './mcp-kit.ts';
+import { photo, startImageHost, type ImageHost } from '../helpers/image-host.ts';
 import {
   expectForeignLikeUnknown,
   expectInsufficientScope,
@@ -31,8 +32,19 @@ let slugSeq = 0;
 describe('product tools', () => {
   let server: TestServer, shop: Shop, other: Shop, client: Client;
   let tokens: { storesRead: string; productsRead: string };
-  before(async () => ({ server, shop, other, client, tokens } = await openToolBench({ storesRead: ['stores:read'], productsRead: ['products:read'] })));
-  after(() => closeToolBench({ server, client }));
+  /** The seller's image host, on loopback (the server allows private image URLs here). */
+  let imageHost: ImageHost;
+  before(async () => {
+    imageHost = await startImageHost();
+    for (const [i, name] of ['faja', 'a', 'b', 'c', 'o'].entries()) imageHost.serve(`/${name}.jpg`, await photo({ width: 400, height: 300, seed: i + 1 }));
+    ({ server, shop, other, client, tokens } = await openToolBench({ storesRead: ['stores:read'], productsRead: ['products:read'] }, {}, { CODRAIL_IMAGE_URLS_ALLOW_PRIVATE: '1' }));
+  });
+  after(async () => {
+    await closeToolBench({ server, client });
+    await imageHost.close();
+  });
+  /** A stored image entry as hosting makes it from a URL of the image host (400×300: one width, 320). */
+  const hostedFrom = (path: string, id: string, alt?: string) => ({ id, width: 320, height: 240, source: imageHost.url(path), ...(alt && { alt }) });
 
   const LADDER = [
     { quantity: 1, price: 100000 },
@@ -151,7 +163,7 @@ describe('product tools', () => {
         name: ' Faja Reductora ',
         sku: 'FAJA-01',
         description: 'Moldea la figura.',
-        images: [{ url: 'https://cdn.example.com/faja.jpg', alt: 'Faja' }],
+        images: [{ url: imageHost.url('/faja.jpg'), alt: 'Faja' }],
         stock: 12,
         price_floor: 50000,
         packs: [
@@ -172,7 +184,8 @@ describe('product tools', () => {
       assert.equal(row.sku, 'FAJA-01');
       assert.equal(row.status, 'draft');
       assert.equal(row.description, 'Moldea la figura.');
-      assert.deepEqual(JSON.parse(row.images), [{ url: 'https://cdn.example.com/faja.jpg', alt: 'Faja' }]);
+      assert.deepEqual(JSON.parse(row.images), [hostedFrom('/faja.jpg', value.images[0].id, 'Faja')]);
+      assert.deepEqual(value.images, [{ url: `${server.deps.config.baseUrl}/img/${value.images[0].id}-320.jpg`, ...hostedFrom('/faja.jpg', value.images[0].id, 'Faja') }]);
       assert.equal(row.stock, 12);
       assert.ok(row.stock_updated_at);
       assert.equal(row.min_unit_price_minor, 5_000_000);
@@ -266,8 +279,8 @@ describe('product tools', () => {
 
   describe('update_product', () => {
     test('update_product patches the given fields, replaces images, activates, and keeps the rest', async () => {
-      const product = await fresh({ status: 'draft', sku: 'UPD-1', description: 'Old', images: [{ url: 'https://cdn.example.com/a.jpg' }, { url: 'https://cdn.example.com/b.jpg' }] });
-      const value = await ok(client, 'update_product', { product_id: product.id, name: 'Renamed', images: [{ url: 'https://cdn.example.com/c.jpg', alt: 'C' }], status: 'active' });
+      const product = await fresh({ status: 'draft', sku: 'UPD-1', description: 'Old', images: [{ url: imageHost.url('/a.jpg') }, { url: imageHost.url('/b.jpg') }] });
+      const value = await ok(client, 'update_product', { product_id: product.id, name: 'Renamed', images: [{ url: imageHost.url('/c.jpg'), alt: 'C' }], status: 'active' });
       assert.equal(value.name, 'Renamed');
       assert.equal(value.status, 'active');
       assert.equal(value.description, 'Old');
@@ -276,7 +289,7 @@ describe('product tools', () => {
       assert.equal(row.status, 'active');
       assert.equal(row.sku, 'UPD-1');
       assert.equal(row.description, 'Old');
-      assert.deepEqual(JSON.parse(row.images), [{ url: 'https://cdn.example.com/c.jpg', alt: 'C' }]);
+      assert.deepEqual(JSON.parse(row.images), [hostedFrom('/c.jpg', value.images[0].id, 'C')]);
       const cleared = await ok(client, 'update_product', { product_id: product.id, sku: '', description: '', status: 'draft' });
       assert.equal(cleared.sku, null);
       const after_ = await productRow(server.deps, product.id);
@@ -363,7 +376,7 @@ describe('product tools', () => {
 
   describe('duplicate_product', () => {
     test('duplicate_product in the same store makes a draft "(copia)" with the packs and floor, without SKU, stock or link', async () => {
-      const source = await fresh({ name: 'Original', sku: 'ORIG-1', stock: 9, price_floor: 40000, description: 'Desc', images: [{ url: 'https://cdn.example.com/o.jpg' }] });
+      const source = await fresh({ name: 'Original', sku: 'ORIG-1', stock: 9, price_floor: 40000, description: 'Desc', images: [{ url: imageHost.url('/o.jpg') }] });
       const value = await ok(client, 'duplicate_product', { product_id: source.id });
       assert.notEqual(value.id, source.id);
       assert.equal(value.name, 'Original (copia)');
@@ -375,7 +388,7 @@ describe('product tools', () => {
       assert.equal(row.store_id, shop.storeId);
       assert.equal(row.status, 'draft');
       assert.equal(row.description, 'Desc');
-      assert.equal(row.images, JSON.stringify([{ url: 'https://cdn.example.com/o.jpg' }]));
+      assert.equal(row.images, JSON.stringify([hostedFrom('/o.jpg', source.images[0]!.id!)]), 'the same hosted image, not fetched again');
       assert.equal(row.min_unit_price_minor, 4_000_000);
       assert.equal(row.fulfillment_product_ref, null);
       const strip = (packs: Awaited<ReturnType<typeof packsOf>>) => packs.map(({ id: _i, product_id: _p, ...rest }) => rest);

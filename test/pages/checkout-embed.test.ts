@@ -14,6 +14,8 @@ import { PHONE, SCREENSHOTS, launchBrowser } from '../helpers/browser.ts';
 import { addKey, addStore, addProduct } from '../helpers/fixtures.ts';
 import { OPEN_LIMITS, counts } from '../api/orders/order-kit.ts';
 import { createAccount } from '../../src/use-cases/accounts/accounts.use-case.ts';
+import { revokeApiKey } from '../../src/use-cases/keys/keys.use-case.ts';
+import { OPERATOR } from '../../src/use-cases/caller.ts';
 
 describe('the embedded checkout on a merchant page in Chromium', () => {
   let server: TestServer;
@@ -61,7 +63,8 @@ describe('the embedded checkout on a merchant page in Chromium', () => {
     await form.getByLabel('Nombre completo').fill('María López');
     await form.getByLabel('Teléfono celular').fill('5512345678');
     await form.getByLabel('Estado').selectOption('Ciudad de México');
-    await form.locator('select[name=ciudad]').selectOption('Coyoacán');
+    await form.getByRole('combobox', { name: 'Ciudad' }).fill('coyoacan');
+    await form.getByRole('listbox', { name: 'Ciudades' }).getByRole('option', { name: /^Coyoacán/ }).click();
     await form.getByLabel('Dirección').fill('Av. Universidad 3000');
     await form.getByLabel('Colonia').fill('Copilco');
     await form.getByLabel('Código postal').fill('04510');
@@ -76,8 +79,49 @@ describe('the embedded checkout on a merchant page in Chromium', () => {
     assert.equal(rows[0]!.total_price_minor, 89_900);
     assert.ok(rows[0]!.api_key_id, 'a mode-2 order records its key');
     assert.equal(rows[0]!.landing_page_id, null);
+    // The confirmation repeats what was ordered and where it goes (issue 23 §4).
+    assert.equal(await page.locator('[data-codrail-checkout] [data-recap-address]').innerText(), 'Av. Universidad 3000\nCoyoacán, Ciudad de México');
+    assert.match((await page.locator('[data-codrail-checkout] [data-recap-product]').textContent()) ?? '', /Crema · 2 unidades/);
     assert.deepEqual(problems, []);
     await page.close();
+  });
+
+  test('in one browser, a refused origin after an allowed one shows "no disponible", and a refused order never reads as a lost connection', async () => {
+    // Issue 23 §5: the same browser first embeds the form where the key is allowed, then on an origin it does not allow.
+    const context = await browser.newContext({ viewport: PHONE });
+    const allowed = await context.newPage();
+    await allowed.goto(`http://localhost:${merchantPort}/`);
+    const form = allowed.locator('[data-codrail-checkout] form');
+    await form.waitFor();
+    const denied = await context.newPage();
+    await denied.goto(`http://127.0.0.1:${merchantPort}/`);
+    const alert = denied.locator('[data-codrail-checkout]').getByRole('alert');
+    await alert.waitFor();
+    assert.match((await alert.textContent()) ?? '', /no está disponible en este sitio/);
+    assert.equal(await denied.locator('[data-codrail-checkout] form').count(), 0, 'no form where the key is refused');
+    // The form already on screen, then its key is revoked: the refusal is read and said as such.
+    const before_ = await counts(server.deps);
+    const key = await addKey(server.deps, { store_id: ids.store, type: 'publishable', env: 'live', domains: ['localhost'] });
+    const revocable = await context.newPage();
+    await revocable.goto(`http://localhost:${merchantPort}/?key=${key.key}`);
+    const second = revocable.locator('[data-codrail-checkout] form');
+    await second.waitFor();
+    await revokeApiKey(server.deps, OPERATOR, { key_id: key.id });
+    const refused = revocable.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/orders/create'));
+    await second.getByLabel('Nombre completo').fill('María López');
+    await second.getByLabel('Teléfono celular').fill('5512345679');
+    await second.getByLabel('Estado').selectOption('Jalisco');
+    await second.getByRole('combobox', { name: 'Ciudad' }).fill('Guadalajara');
+    await second.getByRole('listbox', { name: 'Ciudades' }).getByRole('option', { name: /^Guadalajara/ }).first().click();
+    await second.getByLabel('Dirección').fill('Av. Juárez 100');
+    await second.getByLabel('Colonia').fill('Centro');
+    await second.getByLabel('Código postal').fill('44100');
+    await second.getByRole('button', { name: /Pedir ahora/ }).click();
+    assert.equal((await refused).status(), 401);
+    await second.locator('[data-banner]').filter({ hasText: 'no está disponible en este sitio' }).waitFor();
+    assert.doesNotMatch((await second.locator('[data-banner]').textContent()) ?? '', /conexión/);
+    assert.equal((await counts(server.deps)).orders, before_.orders);
+    await context.close();
   });
 
   test('from http://127.0.0.1 (not among the key’s domains) the checkout shows an error and creates nothing', async () => {

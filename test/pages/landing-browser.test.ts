@@ -59,7 +59,8 @@ describe('the demo landing page in Chromium', () => {
     await page.getByLabel('Nombre completo').fill(over.nombre ?? 'Ana Gómez');
     await page.getByLabel('Teléfono celular').fill(telefono);
     await page.getByLabel('Departamento').selectOption('Antioquia');
-    await page.locator('select#f-ciudad').selectOption('Medellín');
+    await page.getByRole('combobox', { name: 'Ciudad' }).fill('Medellin');
+    await page.getByRole('listbox', { name: 'Ciudades' }).getByRole('option', { name: /^Medellín/ }).click();
     await page.getByLabel('Dirección').fill('Calle 10 # 43-12, apto 301');
   }
 

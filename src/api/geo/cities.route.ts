@@ -19,7 +19,7 @@ interface Prepared {
 const cache = new WeakMap<object, Map<string, Prepared>>();
 
 function prepare(data: CitiesData): Prepared {
-  const identity = Buffer.from(JSON.stringify({ success: true, data: { country: data.country, official: data.official, regions: data.regions } }));
+  const identity = Buffer.from(JSON.stringify({ success: true, data: { country: data.country, official: data.official, regions: data.regions, ...(data.names && { names: data.names }) } }));
   const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 32);
   return {
     version: data.version,
@@ -54,11 +54,12 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 }
 
 export async function citiesRoute(ctx: RequestContext): Promise<void> {
-  const data = await listCities(ctx.deps, ctx.url.searchParams.get('country') ?? undefined);
+  const data = await listCities(ctx.deps, ctx.url.searchParams.get('country') ?? undefined, ctx.url.searchParams.get('names') ?? undefined);
   let byCountry = cache.get(ctx.deps.catalogs);
   if (!byCountry) cache.set(ctx.deps.catalogs, (byCountry = new Map()));
-  let prepared = byCountry.get(data.country);
-  if (!prepared || prepared.version !== data.version) byCountry.set(data.country, (prepared = prepare(data)));
+  const key = data.names ? `${data.country}+names` : data.country;
+  let prepared = byCountry.get(key);
+  if (!prepared || prepared.version !== data.version) byCountry.set(key, (prepared = prepare(data)));
 
   const encoding = chooseEncoding(ctx.req.headers['accept-encoding']);
   const headers: Record<string, string> = {

@@ -1,34 +1,33 @@
 // The embedded checkout (SPEC 13; issue 11): GET /checkout.js, the one script landing pages and
 // merchants' sites load, and GET /api/checkout/products/:product_id, the product read it renders
 // its form from (publishable key, origin checked, CORS reflected for allowed origins only).
-import { readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
 import type { RequestContext } from '../../http/context.ts';
 import { allowOrigin } from '../../http/cors.ts';
 import { sendBody, sendJson } from '../../http/respond.ts';
 import { checkoutProduct } from '../../use-cases/landings/checkout-product.use-case.ts';
 import { checkoutFragment } from '../../pages/landing.page.ts';
+import { CHECKOUT_SCRIPT } from '../../pages/checkout-script.ts';
 import { requestHost } from '../../domain/domains.ts';
 
-import { CHECKOUT_PRODUCT_MAX_AGE_S, CHECKOUT_SCRIPT_MAX_AGE_S } from '../../limits.ts';
+import { CHECKOUT_SCRIPT_MAX_AGE_S } from '../../limits.ts';
 
-const source = readFileSync(new URL('../../pages/assets/checkout.js', import.meta.url));
-const script = { identity: source, gzip: gzipSync(source), etag: `"${createHash('sha256').update(source).digest('base64url').slice(0, 22)}"` };
+const script = CHECKOUT_SCRIPT;
+const etag = `"${script.version}"`;
 
-/** GET /checkout.js */
+/** GET /checkout.js — and /checkout.js?v=<version>, the same bytes cached for good. */
 export function checkoutScriptRoute(ctx: RequestContext): void {
   const gzip = /\bgzip\b/.test(String(ctx.req.headers['accept-encoding'] ?? ''));
-  const etag = gzip ? `${script.etag.slice(0, -1)}-gzip"` : script.etag;
+  const tag = gzip ? `${etag.slice(0, -1)}-gzip"` : etag;
+  const pinned = ctx.url.searchParams.get('v') === script.version;
   const headers = {
     'Content-Type': 'text/javascript; charset=utf-8',
-    'Cache-Control': `public, max-age=${CHECKOUT_SCRIPT_MAX_AGE_S}`,
+    'Cache-Control': pinned ? 'public, max-age=31536000, immutable' : `public, max-age=${CHECKOUT_SCRIPT_MAX_AGE_S}`,
     'Cross-Origin-Resource-Policy': 'cross-origin',
     'X-Content-Type-Options': 'nosniff',
     Vary: 'Accept-Encoding',
-    ETag: etag,
+    ETag: tag,
   };
-  if (ctx.req.headers['if-none-match']?.split(/\s*,\s*/).includes(etag)) {
+  if (ctx.req.headers['if-none-match']?.split(/\s*,\s*/).includes(tag)) {
     ctx.res.writeHead(304, { ...ctx.headers, ...headers });
     ctx.res.end();
     return;
@@ -44,7 +43,12 @@ const header = (ctx: RequestContext, name: string): string | undefined => {
 /** GET /api/checkout/products/:product_id?store_id=… with the publishable key in x-svc-api-key. */
 export async function checkoutProductRoute(ctx: RequestContext): Promise<void> {
   const origin = header(ctx, 'origin');
+  // Every answer, a refusal too, is readable by the page that asked (issue 23 §5): checkout.js then
+  // says the form is not available on this site instead of failing like a lost connection. The
+  // answer is public data or a refusal, and no cache may hand one key's or origin's answer to another.
+  if (origin && requestHost(origin, undefined)) allowOrigin(ctx, origin);
   ctx.headers.Vary = 'Origin, x-svc-api-key';
+  ctx.headers['Cache-Control'] = 'no-store';
   {
     const view = await checkoutProduct(ctx.deps, {
       storeId: ctx.url.searchParams.get('store_id') ?? '',
@@ -54,7 +58,6 @@ export async function checkoutProductRoute(ctx: RequestContext): Promise<void> {
       origin,
       referer: header(ctx, 'referer'),
     });
-    if (origin && requestHost(origin, undefined)) allowOrigin(ctx, origin);
     const fragment = checkoutFragment(view);
     sendJson(
       ctx,
@@ -71,7 +74,7 @@ export async function checkoutProductRoute(ctx: RequestContext): Promise<void> {
           form: fragment,
         },
       },
-      { 'Cache-Control': `public, max-age=${CHECKOUT_PRODUCT_MAX_AGE_S}` },
+      {},
     );
   }
 }

@@ -81,7 +81,20 @@ export async function landingOrderRoute(ctx: RequestContext): Promise<void> {
   try {
     const outcome = await placeLandingFormOrder({ ...ctx.deps, log: ctx.log }, page, fields, { ip: ctx.ip, origin: header(ctx, 'origin') }, {});
     const pack = page.packs.find((p) => p.code === (fields.pack || page.packs.find((x) => x.isDefault)?.code));
-    sendPage(ctx, 200, confirmationPage(page, { order_number: outcome.body.data.order_number, nombre: fields.nombre ?? '', total: pack?.priceText ?? '' }));
+    const order = outcome.body.data;
+    sendPage(
+      ctx,
+      200,
+      confirmationPage(page, {
+        number: `${page.store.orderPrefix}${order.order_number}`,
+        nombre: fields.nombre ?? '',
+        product: page.product.name,
+        pack: pack ? TEXT.unit(pack.quantity) : '',
+        total: pack?.priceText ?? '',
+        // As it will be shipped: the stored (canonical) city and region, the buyer's street as typed.
+        address: { direccion: (fields.direccion ?? '').trim(), barrio: fields.barrio?.trim(), ciudad: order.ciudad, departamento: order.departamento },
+      }),
+    );
   } catch (error) {
     if (!(error instanceof AppError) || !error.expose) throw error;
     const errors: Record<string, string> = {};

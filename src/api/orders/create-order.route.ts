@@ -2,6 +2,7 @@ import type { RequestContext } from '../../http/context.ts';
 import { readJsonObject } from '../../http/body.ts';
 import { sendJson } from '../../http/respond.ts';
 import { allowOrigin } from '../../http/cors.ts';
+import { requestHost } from '../../domain/domains.ts';
 import { createOrder, type OrderTrace } from '../../use-cases/orders/create-order.use-case.ts';
 import { peekOrderLimit, rateHeaders } from '../../use-cases/orders/order-rate-limits.ts';
 
@@ -35,6 +36,7 @@ export async function createOrderRoute(ctx: RequestContext): Promise<void> {
     sendJson(ctx, 200, outcome.body, outcome.replayed ? { 'Idempotent-Replayed': 'true' } : {});
   } catch (error) {
     await decorate(ctx, trace);
+    if (!trace.corsOrigin && trace.refusalOrigin && requestHost(trace.refusalOrigin, undefined)) allowOrigin(ctx, trace.refusalOrigin);
     throw error;
   }
 }

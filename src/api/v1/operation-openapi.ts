@@ -2,7 +2,7 @@
 // schemas the routes validate with (SPEC 4.3): one path item per operation, its input as path and
 // query parameters or a JSON body, its output inside `{success, data}`, the ErrorResponse otherwise.
 import type { Operation } from '../../use-cases/operations/index.ts';
-import { openApiSchema } from './operation-schemas.ts';
+import { describedInput, openApiSchema } from './operation-schemas.ts';
 import { V1 } from './operation.route.ts';
 
 type Json = Record<string, unknown>;
@@ -23,20 +23,30 @@ const ERRORS = {
 const PLATFORM_ERRORS = { '502': error('The fulfillment platform refused or failed the call; the message carries its answer, and Retry-After says when a retry may succeed.') };
 const BODY_ERRORS = { '413': error('Body over 64 KiB.'), '415': error('Content-Type is not application/json.') };
 
+const uploadErrors = (upload: NonNullable<Operation['upload']>) => ({
+  '413': error(`Body over ${upload.maxBytes} bytes.`),
+  '415': error(`Content-Type is not one of ${upload.mediaTypes.join(', ')}.`),
+});
+
 export function operationPaths(operations: readonly Operation[]): { paths: Record<string, Json>; schemas: Record<string, Json> } {
   const paths: Record<string, Json> = {};
   const schemas: Record<string, Json> = {};
   for (const op of operations) {
     const [method, route] = op.http.split(' ') as [string, string];
     const pathParams = [...route.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-    const input = openApiSchema(op.input) as { properties?: Record<string, Json>; required?: string[] };
+    const input = openApiSchema(describedInput(op)) as { properties?: Record<string, Json>; required?: string[] };
     const props = input.properties ?? {};
     const required = new Set(input.required ?? []);
     const parameters: Json[] = pathParams.map((name) => ({ name, in: 'path', required: true, description: props[name]?.description, schema: props[name] ?? { type: 'string' } }));
     const readsBody = method === 'POST' || method === 'PATCH' || method === 'PUT';
     const rest = Object.entries(props).filter(([name]) => !pathParams.includes(name));
     let requestBody: Json | undefined;
-    if (!readsBody)
+    if (op.upload) {
+      // The file is the body itself; the other fields are query parameters.
+      for (const [name, schema] of rest) parameters.push({ name, in: 'query', required: required.has(name), description: schema.description, schema });
+      const file = { type: 'string', format: 'binary' };
+      requestBody = { required: true, description: `The file, at most ${op.upload.maxBytes} bytes.`, content: Object.fromEntries(op.upload.mediaTypes.map((t) => [t, { schema: file }])) };
+    } else if (!readsBody)
       for (const [name, schema] of rest)
         parameters.push({ name, in: 'query', required: required.has(name), description: schema.description, schema, ...(schema.type === 'array' && { style: 'form', explode: true }) });
     else if (rest.length > 0) {
@@ -65,7 +75,13 @@ export function operationPaths(operations: readonly Operation[]): { paths: Recor
         security: [{ secretKey: [] }],
         ...(parameters.length && { parameters }),
         ...(requestBody && { requestBody }),
-        responses: { [op.creates ? '201' : '200']: ok, ...(op.creates && { '200': ok }), ...ERRORS, ...(op.annotations.openWorldHint && PLATFORM_ERRORS), ...(readsBody && BODY_ERRORS) },
+        responses: {
+          [op.creates ? '201' : '200']: ok,
+          ...(op.creates && { '200': ok }),
+          ...ERRORS,
+          ...(op.annotations.openWorldHint && PLATFORM_ERRORS),
+          ...(readsBody && (op.upload ? uploadErrors(op.upload) : BODY_ERRORS)),
+        },
       },
     };
   }

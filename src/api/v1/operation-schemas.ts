@@ -1,6 +1,6 @@
 // The JSON Schemas of an operation, computed once per operation: the input as the REST shell reads
 // query strings with it, and the OpenAPI 3.0 documents of input and output (SPEC 4.3).
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { JsonSchemaLike } from '../../domain/text-values.ts';
 import type { Operation } from '../../use-cases/operations/index.ts';
@@ -28,4 +28,10 @@ function dropEmptyRequired(node: unknown): unknown {
 /** valibot → OpenAPI 3.0 schema object. */
 export function openApiSchema(schema: v.GenericSchema): Record<string, unknown> {
   return dropEmptyRequired(toJsonSchema(schema, { target: 'openapi-3.0', typeMode: 'output', errorMode: 'throw', ignoreActions: IGNORED_ACTIONS })) as Record<string, unknown>;
+}
+
+/** The fields JSON Schema can describe: all but an upload's file, which travels as the raw body (operation.ts `upload`). */
+export function describedInput(op: Operation): v.GenericSchema {
+  if (!op.upload) return op.input;
+  return v.omit(op.input as v.StrictObjectSchema<v.ObjectEntries, undefined>, [op.upload.field]);
 }

@@ -1,10 +1,11 @@
 // The REST shell of the account operations (SPEC 4.3 `/api/v1/…`): each operation's `http` binding
-// becomes a route. Input is the path parameters plus the query string (GET, DELETE) or the JSON body,
-// read as the operation's input schema types it; the answer is `{success: true, data}` (201 for a
-// create), every error the ErrorResponse. A secret key is the only credential (seed OAuth rule 2).
+// becomes a route. Input is the path parameters plus the query string (GET, DELETE) or the JSON body
+// (an upload: the query string, and the raw body as its file), read as the operation's input schema
+// types it; the answer is `{success: true, data}` (201 for a create), every error the ErrorResponse.
+// A secret key is the only credential (seed OAuth rule 2).
 import type { Deps } from '../../app.ts';
 import type { Route, RequestContext, Method } from '../../http/context.ts';
-import { readJsonObject } from '../../http/body.ts';
+import { readBody, readJsonObject } from '../../http/body.ts';
 import { sendJson } from '../../http/respond.ts';
 import { AppError } from '../../errors.ts';
 import { scalarFromText, type JsonSchemaLike } from '../../domain/text-values.ts';
@@ -49,6 +50,19 @@ function queryOf(ctx: RequestContext, schema: JsonSchemaLike): Record<string, un
   return out;
 }
 
+/**
+ * An upload's file is the raw request body (no multipart, no base64 in JSON): one of the declared
+ * media types, cut at its byte limit while it streams (413), never buffered past it.
+ */
+async function uploadOf(ctx: RequestContext, upload: NonNullable<Operation['upload']>): Promise<Uint8Array> {
+  const type = (header(ctx, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!upload.mediaTypes.includes(type)) {
+    ctx.req.resume();
+    throw new AppError('unsupported_media_type', `Content-Type must be one of ${upload.mediaTypes.join(', ')}`);
+  }
+  return readBody(ctx, upload.maxBytes);
+}
+
 async function authenticate(ctx: RequestContext): Promise<Caller> {
   try {
     return await authenticateAccountKey(ctx.deps, header(ctx, 'authorization'));
@@ -67,9 +81,11 @@ function handlerFor(op: Operation, method: Method): (ctx: RequestContext) => Pro
     ctx.headers['Cache-Control'] = 'no-store';
     const caller = await authenticate(ctx);
     if (!caller.scopes.has(op.scope)) throw new AppError('forbidden', `This key lacks the scope ${op.scope}`);
-    const sent = readsBody ? await bodyOf(ctx) : queryOf(ctx, schema);
+    // An upload takes its other fields from the query string, its file from the body.
+    const sent = readsBody && !op.upload ? await bodyOf(ctx) : queryOf(ctx, schema);
     // find-my-way has already decoded the path parameters.
     const raw: Record<string, unknown> = { ...sent, ...Object.fromEntries(Object.entries(ctx.params).filter(([, v]) => v !== undefined)) };
+    if (op.upload) raw[op.upload.field] = await uploadOf(ctx, op.upload);
     const idemKey = idempotencyKeyHeader(header(ctx, 'idempotency-key'));
     // An operation that takes its own idempotency_key (create_order) gets the header there.
     if (ownKey && idemKey !== undefined && raw.idempotency_key === undefined) raw.idempotency_key = idemKey;

@@ -12,6 +12,8 @@ import * as keyScopes from './0010-key-scopes.migration.ts';
 import * as whatsappSenders from './0011-whatsapp-senders.migration.ts';
 import * as outboxAndWebhooks from './0012-outbox-and-webhooks.migration.ts';
 import * as platformConnections from './0013-platform-connections.migration.ts';
+import * as productImages from './0014-product-images.migration.ts';
+import * as storeTrust from './0015-store-trust.migration.ts';
 
 /** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +30,6 @@ export const migrations: Record<string, Migration> = {
   '0011-whatsapp-senders': whatsappSenders,
   '0012-outbox-and-webhooks': outboxAndWebhooks,
   '0013-platform-connections': platformConnections,
+  '0014-product-images': productImages,
+  '0015-store-trust': storeTrust,
 };

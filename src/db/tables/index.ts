@@ -1,6 +1,7 @@
 import type { AccountsTable, UsersTable } from './accounts.table.ts';
 import type { BlockListTable, LandingPagesTable, ProductPacksTable, ProductsTable, StoresTable } from './stores.table.ts';
 import type { ApiKeysTable } from './keys.table.ts';
+import type { ImagesTable, ImageVariantsTable } from './images.table.ts';
 import type { FulfillmentJobsTable, IdempotencyRecordsTable, OrderEventsTable, OrdersTable } from './orders.table.ts';
 import type {
   OAuthAccessTokensTable,
@@ -17,6 +18,7 @@ import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentConnectionsTab
 export type * from './accounts.table.ts';
 export type * from './stores.table.ts';
 export type * from './keys.table.ts';
+export type * from './images.table.ts';
 export type * from './orders.table.ts';
 export { ORDER_STATUSES } from './orders.table.ts';
 export type * from './platform.table.ts';
@@ -28,6 +30,8 @@ export interface Database {
   stores: StoresTable;
   products: ProductsTable;
   product_packs: ProductPacksTable;
+  images: ImagesTable;
+  image_variants: ImageVariantsTable;
   landing_pages: LandingPagesTable;
   block_list: BlockListTable;
   api_keys: ApiKeysTable;

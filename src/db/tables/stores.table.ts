@@ -22,6 +22,10 @@ export interface StoresTable {
   support_phone: string | null;
   /** Shown before order numbers, e.g. `TD-1001`. */
   order_prefix: string | null;
+  /** The store's words on the buyer's page: how long delivery takes, e.g. "Entrega en 2 a 5 días hábiles". */
+  delivery_time: Generated<string | null>;
+  /** The store's words on the buyer's page: its guarantee, e.g. "Garantía de 30 días". */
+  guarantee: Generated<string | null>;
   /** When a live order's push is released: at creation, or once the order is confirmed. */
   push_policy: Generated<PushPolicy>;
   created_at: string;
@@ -46,7 +50,7 @@ export interface ProductsTable {
   /** Set by unlink_product_from_fulfillment: pushes refuse the product until it is linked again. */
   fulfillment_unlinked_at: string | null;
   description: string | null;
-  /** JSON array of `{url, alt?}`. */
+  /** JSON array, in display order, of hosted images `{id, alt?, width, height, source?}` and legacy external ones `{url, alt?}` (src/use-cases/products/images.ts). */
   images: string;
   /** On-hand units; null = not tracked. Informational: checkout does not decrement it. */
   stock: number | null;

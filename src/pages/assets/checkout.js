@@ -27,7 +27,8 @@
 
   function setError(form, name, message) {
     var slot = $(form, '#e-' + name);
-    var input = form.elements[name];
+    // The control the buyer sees (the city combobox's input carries no name: its hidden twin is sent).
+    var input = $(form, '#f-' + name) || form.elements[name];
     if (slot) slot.textContent = message || '';
     if (input && input.setAttribute && input.type !== 'radio') {
       if (message) input.setAttribute('aria-invalid', 'true');
@@ -67,71 +68,343 @@
     return (text.messages[field] || '').replace('{region}', text.regionLabel.toLowerCase());
   }
 
-  /** Region → city: the official catalog's cities of the chosen region replace the free-text city. */
-  function citySelector(form, text, country) {
-    var region = form.elements.departamento;
-    var cityInput = form.elements.ciudad;
-    if (!region || !cityInput || region.tagName !== 'SELECT') return;
-    fetch(base + '/api/geo/cities?country=' + encodeURIComponent(country))
-      .then(function (res) {
-        return res.ok ? res.json() : null;
-      })
-      .then(function (body) {
-        if (!body || !body.data || !body.data.official) return;
-        var regions = body.data.regions;
-        var select = document.createElement('select');
-        select.id = cityInput.id;
-        select.name = 'ciudad';
-        select.required = true;
-        select.setAttribute('autocomplete', 'address-level2');
-        select.setAttribute('aria-describedby', cityInput.getAttribute('aria-describedby'));
-        function fill() {
-          var keep = select.value || cityInput.value;
-          select.textContent = '';
-          var first = document.createElement('option');
-          first.value = '';
-          first.textContent = text.chooseCity;
-          select.appendChild(first);
-          var cities = regions[region.value] || [];
-          for (var i = 0; i < cities.length; i++) {
-            var option = document.createElement('option');
-            option.textContent = cities[i];
-            if (cities[i] === keep) option.selected = true;
-            select.appendChild(option);
-          }
-          select.disabled = cities.length === 0;
-        }
-        fill();
-        region.addEventListener('change', fill);
-        cityInput.replaceWith(select);
-      })
-      .catch(function () {
-        /* the free-text city stays: the server canonicalizes it */
-      });
+  /** Case, accents and punctuation folded away: what the city search compares. */
+  function fold(s) {
+    return String(s)
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
   }
 
-  function confirmation(container, text, prefix, data, total) {
-    var box = document.createElement('div');
-    box.className = 'done';
-    box.setAttribute('role', 'status');
-    var h = document.createElement('h2');
-    h.textContent = text.received;
-    var label = document.createElement('p');
-    label.className = 'muted';
-    label.textContent = text.orderNumber;
-    var number = document.createElement('p');
-    number.className = 'number';
-    number.setAttribute('data-order-number', '');
-    number.textContent = prefix + data.order_number;
-    var pay = document.createElement('p');
-    pay.textContent = text.payOnDelivery.replace('{total}', total);
-    var contact = document.createElement('p');
-    contact.className = 'muted';
-    contact.textContent = text.contact;
-    box.append(h, label, number, pay, contact);
-    container.replaceChildren(box);
-    box.setAttribute('tabindex', '-1');
-    box.focus();
+  /** Edit distance with transpositions (optimal string alignment), for typos in the city search. */
+  function distance(a, b) {
+    var prev2 = [];
+    var prev = [];
+    for (var j = 0; j <= b.length; j++) prev[j] = j;
+    for (var i = 1; i <= a.length; i++) {
+      var row = [i];
+      for (var k = 1; k <= b.length; k++) {
+        var cost = a[i - 1] === b[k - 1] ? 0 : 1;
+        row[k] = Math.min(prev[k] + 1, row[k - 1] + 1, prev[k - 1] + cost);
+        if (i > 1 && k > 1 && a[i - 1] === b[k - 2] && a[i - 2] === b[k - 1]) row[k] = Math.min(row[k], prev2[k - 2] + 1);
+      }
+      prev2 = prev;
+      prev = row;
+    }
+    return prev[b.length];
+  }
+
+  /** How well a folded name answers a folded query: whole name, its start, a word's start, inside it, then a typo away. */
+  function score(key, q) {
+    if (key === q) return 100;
+    if (key.indexOf(q) === 0) return 90;
+    if ((' ' + key).indexOf(' ' + q) >= 0) return 75;
+    if (q.length >= 3 && key.indexOf(q) >= 0) return 55;
+    if (q.length < 3) return 0;
+    var allowed = q.length >= 7 ? 2 : 1;
+    var words = key.split(' ');
+    var best = 9;
+    for (var w = 0; w < words.length; w++) {
+      var rest = words.slice(w).join(' ');
+      for (var n = q.length - 1; n <= q.length + 1; n++) if (n > 0 && rest.length >= n) best = Math.min(best, distance(q, rest.slice(0, n)));
+    }
+    return best <= allowed ? 40 - best * 10 : 0;
+  }
+
+  /**
+   * Region → city (issue 23 §1): the free-text city becomes an ARIA combobox (list autocomplete)
+   * over the official catalog, each city shown by the name buyers use and found by that, its official
+   * name or an alias, accent-, case- and typo-tolerant. The catalog's name is what the form sends (a
+   * hidden field); text that matches nothing is sent as typed and the server canonicalizes it.
+   * Without the catalog (no network, a country without one) the free-text field stays.
+   */
+  function cityCombobox(form, text, country) {
+    var region = form.elements.departamento;
+    var input = form.elements.ciudad;
+    if (!region || !input || region.tagName !== 'SELECT') return;
+    var started = false;
+    // Fetched when the form comes near or is used, not with the page: the first screen loads nothing it does not show.
+    function start() {
+      if (started) return;
+      started = true;
+      fetch(base + '/api/geo/cities?names=1&country=' + encodeURIComponent(country))
+        .then(function (res) {
+          return res.ok ? res.json() : null;
+        })
+        .then(function (body) {
+          if (body && body.data && body.data.official) combobox(form, text, region, input, body.data);
+        })
+        .catch(function () {
+          /* the free-text city stays: the server canonicalizes it */
+        });
+    }
+    form.addEventListener('focusin', start);
+    if (!window.IntersectionObserver) return start();
+    var near = new IntersectionObserver(
+      function (changes) {
+        if (!changes.some(function (c) { return c.isIntersecting; })) return;
+        near.disconnect();
+        start();
+      },
+      { rootMargin: '1000px 0px' },
+    );
+    near.observe(input);
+  }
+
+  var comboboxes = 0;
+
+  function combobox(form, text, region, input, data) {
+    var collator = new Intl.Collator('es', { sensitivity: 'base' });
+    var common = (data.names && data.names.common) || {};
+    var aliases = (data.names && data.names.aliases) || {};
+    var entries = [];
+    Object.keys(data.regions).forEach(function (r) {
+      data.regions[r].forEach(function (city) {
+        var label = (common[r] && common[r][city]) || city;
+        var keys = [fold(label), fold(city)].concat(((aliases[r] && aliases[r][city]) || []).map(fold));
+        entries.push({ region: r, city: city, label: label, keys: keys });
+      });
+    });
+    entries.sort(function (a, b) {
+      return collator.compare(a.label, b.label) || collator.compare(a.region, b.region);
+    });
+
+    var id = 'cr-cities-' + ++comboboxes;
+    var hidden = document.createElement('input');
+    hidden.type = 'hidden';
+    hidden.name = 'ciudad';
+    hidden.required = true;
+    hidden.setAttribute('minlength', input.getAttribute('minlength') || '0');
+    hidden.setAttribute('maxlength', input.getAttribute('maxlength') || '200');
+    hidden.value = input.value;
+    input.removeAttribute('name');
+    input.setAttribute('role', 'combobox');
+    input.setAttribute('aria-autocomplete', 'list');
+    input.setAttribute('aria-expanded', 'false');
+    input.setAttribute('aria-controls', id);
+    input.setAttribute('autocomplete', 'off');
+    input.setAttribute('placeholder', text.cityHint);
+    var list = document.createElement('ul');
+    list.id = id;
+    list.className = 'cb-list';
+    list.setAttribute('role', 'listbox');
+    list.setAttribute('aria-label', text.cities);
+    list.hidden = true;
+    var status = document.createElement('p');
+    status.className = 'sr';
+    status.setAttribute('role', 'status');
+    var wrap = document.createElement('div');
+    wrap.className = 'cb';
+    input.parentNode.insertBefore(wrap, input);
+    wrap.append(input, list, hidden, status);
+
+    var shown = [];
+    var active = -1;
+    var chosen = null;
+
+    function matches() {
+      var q = fold(input.value);
+      var pool = region.value ? entries.filter(function (e) { return e.region === region.value; }) : entries;
+      if (q === '') return region.value ? pool.slice(0, 80) : [];
+      var found = [];
+      for (var i = 0; i < pool.length; i++) {
+        var best = 0;
+        for (var k = 0; k < pool[i].keys.length; k++) best = Math.max(best, score(pool[i].keys[k], q) - (k > 0 ? 1 : 0));
+        if (best > 0) found.push({ entry: pool[i], score: best });
+      }
+      found.sort(function (a, b) {
+        return b.score - a.score || collator.compare(a.entry.label, b.entry.label);
+      });
+      return found.slice(0, 40).map(function (f) { return f.entry; });
+    }
+
+    function setActive(i) {
+      var items = list.children;
+      if (active >= 0 && items[active]) items[active].setAttribute('aria-selected', 'false');
+      active = i;
+      if (i >= 0 && items[i] && shown.length > 0) {
+        items[i].setAttribute('aria-selected', 'true');
+        input.setAttribute('aria-activedescendant', items[i].id);
+        if (items[i].scrollIntoView) items[i].scrollIntoView({ block: 'nearest' });
+      } else input.removeAttribute('aria-activedescendant');
+    }
+
+    function open() {
+      shown = matches();
+      list.textContent = '';
+      active = -1;
+      input.removeAttribute('aria-activedescendant');
+      if (shown.length === 0 && fold(input.value) === '') return close();
+      shown.forEach(function (e, i) {
+        var li = document.createElement('li');
+        li.id = id + '-' + i;
+        li.setAttribute('role', 'option');
+        li.setAttribute('aria-selected', 'false');
+        li.textContent = e.label;
+        var extra = [e.label !== e.city ? e.city : '', region.value ? '' : e.region].filter(Boolean).join(' · ');
+        if (extra) {
+          var small = document.createElement('small');
+          small.textContent = extra;
+          li.appendChild(small);
+        }
+        list.appendChild(li);
+      });
+      if (shown.length === 0) {
+        var none = document.createElement('li');
+        none.className = 'none';
+        none.textContent = text.cityNone;
+        list.appendChild(none);
+      }
+      list.hidden = false;
+      input.setAttribute('aria-expanded', 'true');
+      status.textContent = shown.length === 1 ? text.cityOne : text.cityCount.replace('{n}', String(shown.length));
+    }
+
+    function close() {
+      list.hidden = true;
+      input.setAttribute('aria-expanded', 'false');
+      input.removeAttribute('aria-activedescendant');
+      active = -1;
+    }
+
+    function choose(e) {
+      chosen = e;
+      input.value = e.label;
+      hidden.value = e.city;
+      if (region.value !== e.region) {
+        region.value = e.region;
+        region.dispatchEvent(new Event('change', { bubbles: true }));
+      }
+      close();
+      setError(form, 'ciudad', '');
+      settle(form, text);
+    }
+
+    /** Typed text that is exactly one city's name (or alias) in the region is that city. */
+    function settleTyped() {
+      if (chosen || fold(input.value) === '') return;
+      var q = fold(input.value);
+      var exact = matches().filter(function (e) { return e.keys.indexOf(q) >= 0; });
+      if (exact.length === 1) choose(exact[0]);
+    }
+
+    input.addEventListener('input', function () {
+      chosen = null;
+      hidden.value = input.value.trim();
+      open();
+    });
+    input.addEventListener('focus', function () {
+      if (!chosen) open();
+    });
+    input.addEventListener('keydown', function (event) {
+      var key = event.key;
+      if (key === 'ArrowDown' || key === 'ArrowUp') {
+        event.preventDefault();
+        if (list.hidden) open();
+        if (shown.length === 0) return;
+        var next = key === 'ArrowDown' ? (active + 1) % shown.length : (active <= 0 ? shown.length : active) - 1;
+        setActive(next);
+      } else if (key === 'Enter') {
+        if (!list.hidden && active >= 0 && shown[active]) {
+          event.preventDefault();
+          choose(shown[active]);
+        } else if (!list.hidden && shown.length === 1) {
+          event.preventDefault();
+          choose(shown[0]);
+        }
+      } else if (key === 'Escape') {
+        if (!list.hidden) {
+          event.preventDefault();
+          close();
+        }
+      } else if (key === 'Tab') {
+        if (!list.hidden && active >= 0 && shown[active]) choose(shown[active]);
+        else settleTyped();
+        close();
+      }
+    });
+    input.addEventListener('blur', function () {
+      settleTyped();
+      close();
+    });
+    // A tap on an option must not blur the input first.
+    list.addEventListener('mousedown', function (event) {
+      event.preventDefault();
+    });
+    list.addEventListener('click', function (event) {
+      var li = event.target.closest ? event.target.closest('[role=option]') : null;
+      if (li) choose(shown[Number(li.id.slice(id.length + 1))]);
+    });
+    region.addEventListener('change', function () {
+      if (chosen && chosen.region !== region.value) {
+        chosen = null;
+        input.value = '';
+        hidden.value = '';
+      }
+    });
+    // Text typed before the catalog arrived: a buyer still typing gets the list, autofilled text is settled.
+    if (input.getRootNode().activeElement === input) open();
+    else if (input.value) settleTyped();
+  }
+
+  /** Once every field is right again, the "check the marked fields" banner goes too. */
+  function settle(form, text) {
+    var banner = $(form, '[data-banner]');
+    if (!banner || banner.textContent !== text.errorsTitle) return;
+    var slots = form.querySelectorAll('.cr-err');
+    for (var i = 0; i < slots.length; i++) if (slots[i].textContent) return;
+    banner.textContent = '';
+  }
+
+  function el(tag, className, content) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (content !== undefined) node.textContent = content;
+    return node;
+  }
+
+  /**
+   * The confirmation (issue 23 §4), the same as the page without script: the number, what was
+   * ordered, the address as it will be shipped (the stored city and region), what happens next, and
+   * the store's WhatsApp.
+   */
+  function confirmation(container, text, prefix, data, form, pack) {
+    var number = prefix + data.order_number;
+    var name = (form.elements.nombre.value || '').trim().split(' ')[0];
+    var done = el('div', 'done');
+    done.setAttribute('role', 'status');
+    var numberLine = el('p', 'number', number);
+    numberLine.setAttribute('data-order-number', '');
+    done.append(el('h2', '', text.thanks.replace('{name}', name)), el('p', '', text.received), el('p', 'muted', text.orderNumber), numberLine);
+    var recap = el('div', 'recap');
+    var what = el('p');
+    what.setAttribute('data-recap-product', '');
+    what.append(el('strong', '', text.product), ' · ' + (pack.units || ''));
+    var total = el('p', 'total');
+    total.append(el('span', '', text.total), el('span', '', pack.priceText));
+    var address = el('p');
+    address.setAttribute('data-recap-address', '');
+    var barrio = form.elements.barrio ? form.elements.barrio.value.trim() : '';
+    [form.elements.direccion.value.trim(), barrio, data.ciudad + ', ' + data.departamento].filter(Boolean).forEach(function (line, i) {
+      if (i > 0) address.appendChild(document.createElement('br'));
+      address.append(line);
+    });
+    var steps = el('ol', 'steps');
+    text.steps.forEach(function (step) {
+      steps.appendChild(el('li', '', step.replace('{total}', pack.priceText)));
+    });
+    recap.append(el('h3', '', text.yourOrder), what, total, el('h3', '', text.shipTo), address, el('h3', '', text.next), steps);
+    if (text.whatsappOrder) {
+      var wa = el('a', 'cta wa-cta', text.questions);
+      wa.href = text.whatsappOrder.replace('%7Bn%7D', encodeURIComponent(number));
+      wa.rel = 'noopener';
+      recap.appendChild(wa);
+    }
+    container.replaceChildren(done, recap);
+    done.setAttribute('tabindex', '-1');
+    done.focus();
   }
 
   /**
@@ -146,15 +419,17 @@
     var button = $(form, 'button[type=submit]');
     var banner = $(form, '[data-banner]');
     form.noValidate = true;
-    citySelector(form, text, form.getAttribute('data-country'));
+    cityCombobox(form, text, form.getAttribute('data-country'));
 
     form.addEventListener('change', function (event) {
       if (event.target.name === 'pack') {
         var pack = chosenPack(form, options.packs);
         var total = $(form, '[data-total]');
         if (pack && total) total.textContent = pack.priceText;
+        if (pack && options.onPack) options.onPack(pack);
       }
       if (event.target.name) setError(form, event.target.name, '');
+      settle(form, text);
       attempt = null;
     });
     form.addEventListener('input', function () {
@@ -195,7 +470,8 @@
         })
         .then(function (answer) {
           if (answer.status === 200 && answer.json.success) {
-            confirmation(options.container, text, options.prefix, answer.json.data, $(form, '[data-total]').textContent);
+            confirmation(options.container, text, options.prefix, answer.json.data, form, pack);
+            if (options.onDone) options.onDone();
             return;
           }
           busy = false;
@@ -212,6 +488,11 @@
           }
           // A refused order changed nothing: the next try is a new attempt.
           attempt = null;
+          // The key or this site's origin was refused: no retry helps, and it is no network problem.
+          if (answer.status === 401 || answer.status === 403) {
+            banner.textContent = text.unavailable;
+            return;
+          }
           var details = (answer.json && answer.json.details) || [];
           var shown = false;
           for (var k = 0; k < details.length; k++) {
@@ -237,8 +518,69 @@
     var radios = form.querySelectorAll('input[name=pack]');
     var packs = [];
     for (var i = 0; i < radios.length; i++)
-      packs.push({ code: radios[i].value, price: Number(radios[i].getAttribute('data-price')), priceText: radios[i].getAttribute('data-price-text') });
+      packs.push({ code: radios[i].value, price: Number(radios[i].getAttribute('data-price')), priceText: radios[i].getAttribute('data-price-text'), units: radios[i].getAttribute('data-units') });
     return packs;
+  }
+
+  /**
+   * The landing's order buttons (issue 23 §2): "Pedir ahora" chooses its pack and takes the buyer to
+   * the form; the slim bar at the bottom follows the chosen pack and steps aside while another order
+   * button is on screen or the buyer is typing.
+   */
+  function orderButtons(form, packs) {
+    var bar = document.querySelector('[data-bar]');
+    var links = document.querySelectorAll('[data-order-now]');
+    for (var i = 0; i < links.length; i++)
+      links[i].addEventListener('click', function (event) {
+        var code = event.currentTarget.getAttribute('data-pack');
+        var radio = code && $(form, 'input[name=pack][value="' + code + '"]');
+        if (radio && !radio.checked) {
+          radio.checked = true;
+          radio.dispatchEvent(new Event('change', { bubbles: true }));
+        }
+        var title = $(form, 'h2');
+        if (title) {
+          title.setAttribute('tabindex', '-1');
+          setTimeout(function () {
+            title.focus({ preventScroll: true });
+          }, 0);
+        }
+      });
+    if (!bar || !window.IntersectionObserver) return;
+    var visible = new Set();
+    var typing = false;
+    function update() {
+      bar.classList.toggle('away', typing || visible.size > 0);
+    }
+    var observer = new IntersectionObserver(function (changes) {
+      changes.forEach(function (c) {
+        if (c.isIntersecting) visible.add(c.target);
+        else visible.delete(c.target);
+      });
+      update();
+    });
+    var first = document.querySelector('.buy [data-order-now]');
+    if (first) observer.observe(first);
+    observer.observe($(form, 'button[type=submit]'));
+    form.addEventListener('focusin', function (event) {
+      typing = event.target.tagName === 'INPUT' && event.target.type !== 'radio';
+      update();
+    });
+    form.addEventListener('focusout', function () {
+      typing = false;
+      update();
+    });
+    return {
+      pack: function (pack) {
+        var price = bar.querySelector('[data-bar-price]');
+        var units = bar.querySelector('[data-bar-units]');
+        if (price) price.textContent = pack.priceText;
+        if (units) units.textContent = pack.units || '';
+      },
+      done: function () {
+        bar.remove();
+      },
+    };
   }
 
   /** Mode 1: the landing page's own form. */
@@ -247,7 +589,17 @@
     var data = document.getElementById('codrail-page');
     if (!form || !data) return;
     var page = JSON.parse(data.textContent);
-    enhance(form, { text: page.text, packs: readPacks(form), ids: { landing_page_id: page.landing_page_id }, prefix: page.order_prefix, container: form.parentNode });
+    var packs = readPacks(form);
+    var buttons = orderButtons(form, packs);
+    enhance(form, {
+      text: page.text,
+      packs: packs,
+      ids: { landing_page_id: page.landing_page_id },
+      prefix: page.order_prefix,
+      container: form.parentNode,
+      onPack: buttons && buttons.pack,
+      onDone: buttons && buttons.done,
+    });
   }
 
   /** Mode 2: a merchant's page embeds the form with a publishable key. */

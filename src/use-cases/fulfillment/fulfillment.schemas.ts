@@ -6,7 +6,7 @@ import { booleanInput, integerInput, textInput, uuidInput } from '../fields.ts';
 import { cursorInput, limitInput } from '../pagination.ts';
 import { PLATFORM_NAMES } from '../../platforms/platform.ts';
 
-const storeId = uuidInput('store_id', 'Store id (from get_account or list_stores).');
+const storeId = uuidInput('store_id', 'Store id (see list_stores).');
 const productId = uuidInput('product_id', 'Product id (from list_products).');
 const orderId = uuidInput('order_id', 'Order id (from list_orders).');
 const platformId = (field: string, description: string) => textInput(field, 1, 100, description);

@@ -6,7 +6,7 @@ import { cursorInput, limitInput } from '../pagination.ts';
 import { booleanInput, domainInput, nullableTimestamp, optionalText, pageOf, timestamp, uuidInput } from '../fields.ts';
 import { GRANTABLE_SCOPES } from '../../domain/oauth/scopes.ts';
 
-const storeId = uuidInput('store_id', 'Store id (from get_account or list_stores).');
+const storeId = uuidInput('store_id', 'Store id (see list_stores).');
 const keyId = uuidInput('key_id', 'Key id (from list_api_keys).');
 const label = optionalText('label', KEY_LABEL_MAX, 'A name to recognise the key by, e.g. "checkout tienda.com".');
 const domains = v.pipe(

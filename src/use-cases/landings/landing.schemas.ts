@@ -14,18 +14,18 @@ import {
 } from '../../limits.ts';
 import { cursorInput, limitInput } from '../pagination.ts';
 import { booleanInput, nameInput, nullableTimestamp, optionalText, pageOf, textInput, timestamp, uuidInput } from '../fields.ts';
-import { httpsUrl } from '../products/product.schemas.ts';
+import { imageUrlInput } from '../products/product.schemas.ts';
 
 export const SECTION_TYPES = ['hero', 'benefits', 'testimonials', 'faq', 'guarantee', 'gallery', 'text', 'cta'] as const;
 export const FONTS = ['system', 'serif', 'rounded', 'mono'] as const;
 
-const landingId = uuidInput('landing_page_id', 'Landing page id (from list_landing_pages or create_landing_page).');
+const landingId = uuidInput('landing_page_id', 'Landing page id (see list_landing_pages).');
 
 export const SectionInput = v.strictObject({
   type: v.pipe(v.picklist(SECTION_TYPES, `type must be one of ${SECTION_TYPES.join(', ')}`), v.description('Section kind.')),
   heading: optionalText('heading', SECTION_HEADING_MAX, 'Section title.'),
   body: optionalText('body', SECTION_BODY_MAX, 'Paragraph text (plain text; line breaks kept).', true),
-  image_url: v.optional(httpsUrl('image_url', 'https URL of the section image.')),
+  image_url: v.optional(imageUrlInput('image_url', 'https URL, fetched once and hosted.')),
   items: v.optional(
     v.pipe(
       v.array(

@@ -10,6 +10,9 @@ import { listPacks } from '../../db/queries/products.queries.ts';
 import { detachOrdersFromLanding } from '../../db/queries/orders.queries.ts';
 import { conflict, fieldError, invalidState, type FieldIssue } from '../../errors.ts';
 import type { Caller } from '../caller.ts';
+import { hostImageList, imagesRefused, storeEncoded, type HostDeps } from '../products/image-hosting.use-case.ts';
+import type { EncodedImage } from '../products/image-encoder.ts';
+import { imageUrl, isHosted, type HostedImage } from '../products/images.ts';
 import { clampLimit, keysetPage, pageAfter } from '../pagination.ts';
 import { landingOf, productOf, storeOf, type LandingRow, type ProductRow, type StoreRow } from '../tenancy.ts';
 import type {
@@ -21,11 +24,47 @@ import type {
   LandingSummary,
   ListLandingPagesInput,
   Section,
+  SectionInput,
   SetLandingSectionsInput,
   UpdateLandingPageInput,
 } from './landing.schemas.ts';
 
 type Out<S extends v.GenericSchema> = v.InferOutput<S>;
+
+/** A section as stored: a hosted image beside its `image_url` (issue 23 §3: the page loads nothing from elsewhere). */
+export type StoredSection = Omit<Out<typeof Section>, 'image_url'> & { image_url?: string; image?: HostedImage };
+
+const storedSections = (json: string): StoredSection[] => JSON.parse(json) as StoredSection[];
+
+/** A section as callers see it: a hosted image's URL is codrail's (from the base URL of now), the stored entry stays inside. */
+function sectionView(deps: Pick<Deps, 'config'>, s: StoredSection): Out<typeof Section> {
+  const { image, ...rest } = s;
+  return image ? { ...rest, image_url: imageUrl(image, deps.config.baseUrl) } : rest;
+}
+
+/**
+ * Hosts the sections' images like product images (fetched once through the guarded outbound path,
+ * re-encoded, stored by content hash): an image this page already hosts from that URL, or a URL of
+ * an image hosted here, is kept without fetching. A refused image refuses the whole list.
+ */
+async function hostSections(deps: HostDeps, sections: readonly Out<typeof SectionInput>[], current: readonly StoredSection[]): Promise<{ sections: StoredSection[]; encoded: EncodedImage[] }> {
+  const withImage = sections.flatMap((section, index) => (section.image_url ? [{ section, index, url: section.image_url }] : []));
+  if (withImage.length === 0) return { sections: [...sections], encoded: [] };
+  const hosted = await hostImageList(
+    deps,
+    withImage.map((w) => ({ url: w.url })),
+    current.flatMap((s) => (s.image ? [s.image] : [])),
+    'sections',
+  );
+  if (hosted.refused.length > 0)
+    throw imagesRefused(hosted.refused.map((r) => ({ field: `sections.${withImage[Number(r.field.split('.')[1])]!.index}.image_url`, message: r.message.replace(/^url /, 'image_url ') })));
+  const out: StoredSection[] = [...sections];
+  withImage.forEach((w, k) => {
+    const entry = hosted.entries[k]!;
+    if (isHosted(entry)) out[w.index] = { ...w.section, image: { id: entry.id, width: entry.width, height: entry.height, ...(entry.source !== undefined && { source: entry.source }) } };
+  });
+  return { sections: out, encoded: hosted.encoded };
+}
 
 export const landingUrl = (deps: Pick<Deps, 'config'>, slug: string) => `${deps.config.baseUrl}/l/${slug}`;
 
@@ -48,7 +87,7 @@ export function landingView(deps: Pick<Deps, 'config'>, l: LandingRow): Out<type
     ...landingSummary(deps, l),
     status: l.published === 1 ? 'published' : 'unpublished',
     published_at: l.published_at,
-    sections: JSON.parse(l.sections) as Out<typeof Section>[],
+    sections: storedSections(l.sections).map((section) => sectionView(deps, section)),
     seo_title: l.seo_title,
     seo_description: l.seo_description,
     theme: JSON.parse(l.theme) as Out<typeof LandingPage>['theme'],
@@ -78,27 +117,31 @@ async function freeSlug(deps: Pick<Deps, 'db'>, slug: string, exceptId?: string)
   if (other && other.id !== exceptId) throw conflict(`Slug ${slug} is taken`, [{ field: 'slug', message: 'another landing page uses this slug' }]);
 }
 
-export async function createLandingPage(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof CreateLandingPageInput>) {
+export async function createLandingPage(deps: HostDeps, caller: Caller, input: Out<typeof CreateLandingPageInput>) {
   const { product, store } = await productOf(deps, caller, input.product_id);
   if (input.store_id !== undefined && (await storeOf(deps, caller, input.store_id)).id !== store.id) throw fieldError('product_id', 'the product belongs to another store');
   await freeSlug(deps, input.slug);
   if (input.publish) await assertReady(deps, product, store);
+  const hosted = await hostSections(deps, input.sections ?? [], []);
   const now = deps.clock.now().toISOString();
   const id = newId();
-  await insertLanding(deps.db, {
-    id,
-    store_id: store.id,
-    product_id: product.id,
-    slug: input.slug,
-    title: input.title ?? product.name,
-    published: input.publish ? 1 : 0,
-    sections: JSON.stringify(input.sections ?? []),
-    seo_title: input.seo_title || null,
-    seo_description: input.seo_description || null,
-    theme: JSON.stringify(input.theme ?? {}),
-    published_at: input.publish ? now : null,
-    created_at: now,
-    updated_at: now,
+  await writeTransaction(deps.db, async (tx) => {
+    await storeEncoded(tx, hosted.encoded, now);
+    await insertLanding(tx, {
+      id,
+      store_id: store.id,
+      product_id: product.id,
+      slug: input.slug,
+      title: input.title ?? product.name,
+      published: input.publish ? 1 : 0,
+      sections: JSON.stringify(hosted.sections),
+      seo_title: input.seo_title || null,
+      seo_description: input.seo_description || null,
+      theme: JSON.stringify(input.theme ?? {}),
+      published_at: input.publish ? now : null,
+      created_at: now,
+      updated_at: now,
+    });
   });
   return reload(deps, id);
 }
@@ -145,9 +188,14 @@ export async function updateLandingPage(deps: Pick<Deps, 'db' | 'clock' | 'confi
   return reload(deps, landing.id);
 }
 
-export async function setLandingSections(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof SetLandingSectionsInput>) {
+export async function setLandingSections(deps: HostDeps, caller: Caller, input: Out<typeof SetLandingSectionsInput>) {
   const { landing } = await landingOf(deps, caller, input.landing_page_id);
-  await updateLanding(deps.db, landing.id, { sections: JSON.stringify(input.sections), updated_at: deps.clock.now().toISOString() });
+  const hosted = await hostSections(deps, input.sections, storedSections(landing.sections));
+  const now = deps.clock.now().toISOString();
+  await writeTransaction(deps.db, async (tx) => {
+    await storeEncoded(tx, hosted.encoded, now);
+    await updateLanding(tx, landing.id, { sections: JSON.stringify(hosted.sections), updated_at: now });
+  });
   return reload(deps, landing.id);
 }
 

@@ -14,7 +14,8 @@ import { storeMoney } from '../stores/store-money.ts';
 import { defaultPack, type PackRow } from '../products/product-view.ts';
 import { createOrder, type OrderOutcome, type OrderTrace } from '../orders/create-order.use-case.ts';
 import type { LandingRow, ProductRow, StoreRow } from '../tenancy.ts';
-import type { Section } from './landing.schemas.ts';
+import type { StoredSection } from './landings.use-case.ts';
+import { imageSet, imageUrl, type ProductImage } from '../products/images.ts';
 import type * as v from 'valibot';
 
 export interface PublicPack {
@@ -22,16 +23,29 @@ export interface PublicPack {
   quantity: number;
   price: number;
   priceText: string;
+  /** Major units; null when the pack shows no compare-at price. */
+  compareAt: number | null;
   compareAtText: string | null;
   label: string | null;
   isDefault: boolean;
 }
 
+/** An image as the buyer's page renders it: hosted images carry their sizes and their AVIF/WebP/JPEG srcsets. */
+export interface PageImage {
+  src: string;
+  alt?: string | undefined;
+  width?: number;
+  height?: number;
+  srcset?: { avif: string; webp: string; jpeg: string };
+}
+
 /** A product as a buyer's checkout shows it: the landing page, or the embedded checkout. */
 export interface PublicProduct {
   product: { id: string; name: string; description: string | null; images: { url: string; alt?: string }[] };
+  /** The product's images as the page renders them, cover first. */
+  pictures: PageImage[];
   packs: PublicPack[];
-  store: { id: string; name: string; country: string; currency: string; orderPrefix: string; supportPhone: string | null };
+  store: { id: string; name: string; country: string; currency: string; orderPrefix: string; supportPhone: string | null; deliveryTime: string | null; guarantee: string | null };
   /** The checkout's label for `departamento`: Departamento, Estado, Provincia, Región. */
   regionLabel: string;
   /** Official countries get region → city selectors fed by /api/geo/cities. */
@@ -49,7 +63,7 @@ export interface PublicLanding extends PublicProduct {
   title: string;
   seoTitle: string | null;
   seoDescription: string | null;
-  sections: v.InferOutput<typeof Section>[];
+  sections: StoredSection[];
   theme: { primary_color?: string; font?: string };
 }
 
@@ -63,6 +77,7 @@ function publicPacks(deps: Pick<Deps, 'config'>, store: StoreRow, packs: readonl
     quantity: p.units,
     price: money.major(p.price_minor),
     priceText: money.format(p.price_minor),
+    compareAt: p.compare_at_price_minor === null ? null : money.major(p.compare_at_price_minor),
     compareAtText: p.compare_at_price_minor === null ? null : money.format(p.compare_at_price_minor),
     label: p.label,
     isDefault: p === chosen,
@@ -85,10 +100,16 @@ export async function publicProduct(deps: Pick<Deps, 'config' | 'catalogs'>, sto
     .update([...extra, product.id, product.updated_at, store.updated_at, deps.config.baseUrl, catalog?.version ?? 0].join('|'))
     .digest('base64url')
     .slice(0, 22);
+  const stored = JSON.parse(product.images) as ProductImage[];
   return {
-    product: { id: product.id, name: product.name, description: product.description, images: JSON.parse(product.images) as PublicProduct['product']['images'] },
+    product: { id: product.id, name: product.name, description: product.description, images: stored.map((img) => ({ url: imageUrl(img, deps.config.baseUrl), ...(img.alt && { alt: img.alt }) })) },
+    // Hosted images as <picture> sources relative to the page; one stored before hosting keeps its URL until `products images rehost`.
+    pictures: stored.map((img) => {
+      const set = imageSet(img);
+      return set ? { src: set.src, alt: img.alt, width: set.width, height: set.height, srcset: set.srcset } : { src: (img as { url: string }).url, alt: img.alt };
+    }),
     packs: publicPacks(deps, store, packs),
-    store: { id: store.id, name: store.name, country: store.country, currency: store.currency, orderPrefix: store.order_prefix ?? '', supportPhone: store.support_phone },
+    store: { id: store.id, name: store.name, country: store.country, currency: store.currency, orderPrefix: store.order_prefix ?? '', supportPhone: store.support_phone, deliveryTime: store.delivery_time, guarantee: store.guarantee },
     regionLabel: capitalize(profile?.regionLabel ?? 'departamento'),
     citySelector: catalog !== undefined,
     regions: catalog ? Object.keys(catalog.regions) : [],
@@ -108,7 +129,7 @@ export async function findPublicLanding(deps: Pick<Deps, 'db' | 'config' | 'cata
     title: landing.title,
     seoTitle: landing.seo_title,
     seoDescription: landing.seo_description,
-    sections: JSON.parse(landing.sections) as PublicLanding['sections'],
+    sections: JSON.parse(landing.sections) as StoredSection[],
     theme: JSON.parse(landing.theme) as PublicLanding['theme'],
   };
 }

@@ -5,7 +5,7 @@ import type { Operation } from './operation.ts';
 import { accountOperations } from './account.operations.ts';
 import { orderOperations } from './orders.operations.ts';
 import { fulfillmentOperations } from './fulfillment.operations.ts';
-import { priceOperations, productOperations } from './products.operations.ts';
+import { priceOperations, productImageOperations, productOperations } from './products.operations.ts';
 import { landingOperations } from './landings.operations.ts';
 import { geoOperations } from './geo.operations.ts';
 import { whatsappOperations } from './whatsapp.operations.ts';
@@ -32,5 +32,6 @@ export const OPERATIONS: readonly Operation[] = [
   ...tagged('keys', keyOperations),
   // REST and CLI only (not MCP tools).
   ...tagged('stores', blockListOperations),
+  ...tagged('products', productImageOperations),
   ...tagged('webhooks', webhookOperations),
 ];

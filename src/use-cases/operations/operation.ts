@@ -52,6 +52,13 @@ export interface Operation<I extends v.GenericSchema = v.GenericSchema, O extend
   mcp?: false;
   /** The resource it belongs to: its OpenAPI tag and its group in the docs (set by the table, operations/index.ts). */
   tag?: string;
+  /**
+   * The input field that carries a file's bytes (a `Uint8Array` schema): REST reads it from the raw
+   * request body of one of these media types (the other fields from the path and query string), the
+   * CLI from the file its `<field>` positional names; at most `maxBytes` either way, cut while
+   * reading. JSON cannot carry it, so such an operation is never an MCP tool (`mcp: false`).
+   */
+  upload?: { field: string; mediaTypes: readonly string[]; maxBytes: number };
   /** A POST that creates: REST answers 201 and replays an `Idempotency-Key` retry. */
   creates?: boolean;
   /**
@@ -63,4 +70,8 @@ export interface Operation<I extends v.GenericSchema = v.GenericSchema, O extend
 }
 
 /** Keeps `run` typed by the schemas while the table holds operations of any shape. */
-export const defineOperation = <I extends v.GenericSchema, O extends v.GenericSchema>(op: Operation<I, O>): Operation => op as unknown as Operation;
+export const defineOperation = <I extends v.GenericSchema, O extends v.GenericSchema>(op: Operation<I, O>): Operation => {
+  if (op.upload && (op.mcp !== false || !op.http.startsWith('POST ') || !op.cli?.includes(`<${op.upload.field}>`)))
+    throw new Error(`operation ${op.name}: an upload is REST (POST) and CLI (<${op.upload.field}> positional) only, never an MCP tool`);
+  return op as unknown as Operation;
+};

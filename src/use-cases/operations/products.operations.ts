@@ -1,10 +1,13 @@
 // Products (MCP-TOOLS.md §6.4 rows 15-21) and prices & packs (§6.5 rows 22-26).
 import {
+  AddProductImageInput,
   ArchiveProductInput,
   CreateProductInput,
   DuplicateProductInput,
   FloorViolations,
   GetProductInput,
+  HostedImagesReport,
+  RehostProductImagesInput,
   ListPriceFloorViolationsInput,
   ListProductsInput,
   PriceQuote,
@@ -20,6 +23,8 @@ import {
 } from '../products/product.schemas.ts';
 import { archiveProduct, createProduct, duplicateProduct, getProduct, listProducts, setProductStock, updateProduct } from '../products/products.use-case.ts';
 import { listPriceFloorViolations, quoteProductPrice, setPriceFloor, setProductPacks, updatePackPrices } from '../products/prices.use-case.ts';
+import { addProductImage, rehostProductImages } from '../products/image-hosting.use-case.ts';
+import { IMAGE_MAX_BYTES } from '../../limits.ts';
 import { CHANGES, CREATES, DESTROYS, READ_ONLY, defineOperation } from './operation.ts';
 
 const productHint = { not_found: 'product_id must be a product id from list_products or create_product.' };
@@ -42,7 +47,7 @@ export const productOperations = [
   defineOperation({
     name: 'get_product',
     title: 'Get product',
-    description: 'Return one full product: description, images, the pack ladder with prices and floors, the price floor, stock, fulfillment link and how many landing pages sell it. Scope: products:read.',
+    description: 'One full product: description, hosted images, pack ladder with prices and floors, price floor, stock, fulfillment link, and how many landing pages sell it. Scope: products:read.',
     scope: 'products:read',
     annotations: READ_ONLY,
     input: GetProductInput,
@@ -69,7 +74,7 @@ export const productOperations = [
   defineOperation({
     name: 'update_product',
     title: 'Update product',
-    description: 'Patch name, SKU, description, images (the list is replaced when given) or status (draft or active). Prices go through set_product_packs and update_pack_prices; archive with archive_product. Scope: products:write.',
+    description: 'Patch name, SKU, description, images (the whole list) or status (draft or active). Prices: set_product_packs, update_pack_prices; archiving: archive_product. Scope: products:write.',
     scope: 'products:write',
     annotations: CHANGES,
     input: UpdateProductInput,
@@ -186,5 +191,40 @@ export const priceOperations = [
     http: 'GET /price-floor-violations',
     cli: 'products floor violations',
     run: listPriceFloorViolations,
+  }),
+];
+
+/** Hosted product images (issue 23 §3) that JSON cannot carry or that only an operator runs: REST and CLI only. */
+export const productImageOperations = [
+  defineOperation({
+    name: 'add_product_image',
+    title: 'Add product image',
+    description:
+      "Upload an image file (JPEG, PNG, WebP, AVIF or GIF, ≤ 10 MB, ≤ 40 megapixels) to the end of a product's images: re-encoded to AVIF, WebP and JPEG at up to four widths, metadata stripped, served from /img/. The same image again only updates its alt. Scope: products:write.",
+    scope: 'products:write',
+    annotations: CHANGES,
+    input: AddProductImageInput,
+    output: Product,
+    hints: productHint,
+    http: 'POST /products/:product_id/images',
+    cli: 'products images add <product_id> <file>',
+    upload: { field: 'file', mediaTypes: ['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif'], maxBytes: IMAGE_MAX_BYTES },
+    mcp: false,
+    run: addProductImage,
+  }),
+  defineOperation({
+    name: 'rehost_product_images',
+    title: 'Rehost product images',
+    description:
+      'Fetch and host the images of products stored as external URLs before codrail hosted images (every product of the account, a store or one product). Idempotent: hosted images are not fetched again; a URL that fails stays as it was and is reported. Scope: products:write.',
+    scope: 'products:write',
+    annotations: CHANGES,
+    input: RehostProductImagesInput,
+    output: HostedImagesReport,
+    hints: { not_found: 'store_id and product_id must come from list_stores and list_products.' },
+    http: 'POST /product-images/rehost',
+    cli: 'products images rehost',
+    mcp: false,
+    run: rehostProductImages,
   }),
 ];

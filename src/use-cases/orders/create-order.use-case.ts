@@ -63,6 +63,8 @@ export interface OrderRequest extends PresentedCredential {
 /** What the shell needs even when the order is refused: CORS reflection and rate-limit state. */
 export interface OrderTrace {
   corsOrigin?: string;
+  /** The browser origin a refusal (401, 403) is readable from: a publishable-key request's, never a secret key's. */
+  refusalOrigin?: string;
   rate?: RateState;
 }
 
@@ -137,9 +139,14 @@ async function resolveCaller(deps: Deps, req: OrderRequest, trace: OrderTrace): 
   }
   const storeId = uuidField(req.body, 'store_id');
   const productId = uuidField(req.body, 'product_id');
+  // A browser's checkout reads its refusal too (issue 23 §5): an unknown key or a refused origin must
+  // show "not available on this site", never a network error. Only the refusal is readable; a
+  // secret key is server to server and never reflects.
+  if (req.origin) trace.refusalOrigin = req.origin;
   const key = await authenticateKey(deps, req);
   const base = { mode, productId, landingId: null, key, sandbox: key.env === 'test', actor: `key:${key.id}` } as const;
   if (key.type === 'secret') {
+    delete trace.refusalOrigin;
     // Server to server: no origin check, any store of the key's account, if its scopes allow orders
     // (issue 19 §2: a restricted key does here only what it may do on /api/v1 and /api/mcp).
     if (!keyScopes(key).has('orders:create')) throw forbidden('This key lacks the scope orders:create');

@@ -1,4 +1,5 @@
-// How a product looks to callers: packs in major units with their floors, the price floor, images.
+// How a product looks to callers: packs in major units with their floors, the price floor, images
+// (hosted ones by their URL on this server, src/use-cases/products/images.ts).
 import type { Selectable } from 'kysely';
 import type * as v from 'valibot';
 import type { Deps } from '../../app.ts';
@@ -9,6 +10,7 @@ import { packFloorMinor } from '../../domain/pricing.ts';
 import { storeMoney, type StoreMoney } from '../stores/store-money.ts';
 import type { ProductRow, StoreRow } from '../tenancy.ts';
 import type { Pack, Product, ProductSummary } from './product.schemas.ts';
+import { imageUrl, isHosted, type ProductImage } from './images.ts';
 
 type Out<S extends v.GenericSchema> = v.InferOutput<S>;
 export type PackRow = Selectable<ProductPacksTable>;
@@ -47,13 +49,20 @@ export function productSummary(p: ProductRow, currency: string, packs: readonly 
   };
 }
 
+/** An image as callers see it: a URL always (the largest JPEG of a hosted image), and a hosted image's id and size. */
+export function imageView(entry: ProductImage, baseUrl: string): Out<typeof Product>['images'][number] {
+  const alt = entry.alt === undefined || entry.alt === '' ? {} : { alt: entry.alt };
+  if (!isHosted(entry)) return { url: entry.url, ...alt };
+  return { url: imageUrl(entry, baseUrl), id: entry.id, ...alt, width: entry.width, height: entry.height, ...(entry.source !== undefined && { source: entry.source }) };
+}
+
 export async function productDetail(deps: Pick<Deps, 'db' | 'config'>, p: ProductRow, store: StoreRow): Promise<Out<typeof Product>> {
   const [packs, landings] = await Promise.all([listPacks(deps.db, p.id), productLandingCounts(deps.db, p.id)]);
   const money = storeMoney(deps, store);
   return {
     ...productSummary(p, store.currency, packs),
     description: p.description,
-    images: JSON.parse(p.images) as { url: string; alt?: string }[],
+    images: (JSON.parse(p.images) as ProductImage[]).map((entry) => imageView(entry, deps.config.baseUrl)),
     stock_updated_at: p.stock_updated_at,
     price_floor: money.major(p.min_unit_price_minor),
     packs: packs.map((pack) => packView(pack, store, p.min_unit_price_minor, money)),

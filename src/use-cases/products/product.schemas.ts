@@ -4,6 +4,7 @@ import {
   DESCRIPTION_MAX,
   FLOOR_VIOLATION_DAYS,
   IMAGE_ALT_MAX,
+  IMAGE_MAX_BYTES,
   MAX_PACK_UNITS,
   MAX_PACKS,
   MAX_PRICE_UPDATES,
@@ -16,31 +17,32 @@ import {
 import { cursorInput, limitInput } from '../pagination.ts';
 import { booleanInput, integerInput, moneyInput, nameInput, nullableTimestamp, optionalText, pageOf, textInput, timestamp, uuidInput } from '../fields.ts';
 
-const productId = uuidInput('product_id', 'Product id (from list_products or create_product).');
-const storeId = uuidInput('store_id', 'Store id (from get_account or list_stores).');
+const productId = uuidInput('product_id', 'Product id (see list_products).');
+const storeId = uuidInput('store_id', 'Store id (see list_stores).');
 
 const sku = optionalText('sku', SKU_MAX, 'Stock-keeping unit, unique in the store; "" removes it.');
 const description = optionalText('description', DESCRIPTION_MAX, 'What the product is, for the landing page.', true);
 
-export const httpsUrl = (field: string, description: string) =>
+// The scheme is the use-case's rule (https; a URL of an image hosted here is kept whatever the
+// base URL's scheme; http from loopback in development), said on the same field. Product images
+// and landing sections' images take the same input.
+export const imageUrlInput = (field: string, description: string) =>
   v.pipe(
     v.string(`${field} must be a string`),
     v.trim(),
     v.maxLength(URL_MAX, `${field} must be at most ${URL_MAX} characters`),
     v.url(`${field} must be an absolute https URL`),
-    v.startsWith('https://', `${field} must be an https URL`),
     v.description(description),
   );
 
+const imageUrl = imageUrlInput('url', 'https URL, fetched once and hosted.');
+
+const alt = optionalText('alt', IMAGE_ALT_MAX, 'What the image shows, for screen readers.');
+
 const images = v.pipe(
-  v.array(
-    v.strictObject({
-      url: httpsUrl('url', 'https URL of the image.'),
-      alt: optionalText('alt', IMAGE_ALT_MAX, 'What the image shows, for screen readers.'),
-    }),
-  ),
+  v.array(v.strictObject({ url: imageUrl, alt })),
   v.maxLength(MAX_PRODUCT_IMAGES, `at most ${MAX_PRODUCT_IMAGES} images`),
-  v.description('Product images in display order; the whole list is replaced when given.'),
+  v.description('In display order (JPEG, PNG, WebP, AVIF, GIF); replaces the list when given.'),
 );
 
 const floor = moneyInput('price_floor', 'Anti-fraud minimum unit price: checkout refuses totals below it × units (0 or omitted: none).');
@@ -178,7 +180,19 @@ export const ProductSummary = v.object({
 export const Product = v.object({
   ...ProductSummary.entries,
   description: v.nullable(v.string()),
-  images: v.array(v.object({ url: v.string(), alt: v.optional(v.string()) })),
+  images: v.pipe(
+    v.array(
+      v.object({
+        url: v.pipe(v.string(), v.description('The largest JPEG of a hosted image (absolute); an image stored before hosting: its URL as given.')),
+        id: v.optional(v.pipe(v.string(), v.description('Hosted image id: its files are /img/<id>-<width>.<avif|webp|jpg>.'))),
+        alt: v.optional(v.string()),
+        width: v.optional(v.pipe(v.number(), v.description('Of the largest hosted file, in pixels.'))),
+        height: v.optional(v.number()),
+        source: v.optional(v.pipe(v.string(), v.description('The URL a hosted image was fetched from.'))),
+      }),
+    ),
+    v.description('In display order.'),
+  ),
   stock_updated_at: nullableTimestamp('When stock was last set.'),
   price_floor: v.pipe(v.number(), v.description('Minimum unit price; 0 = none.')),
   packs: v.array(Pack),
@@ -236,4 +250,31 @@ export const FloorViolations = v.object({
     v.description('Packs priced below the floor × quantity (first page only).'),
   ),
   currency: v.string(),
+});
+
+/** The bytes of an uploaded image (REST: the raw request body; CLI: a file path the shell reads). */
+const imageFile = v.pipe(
+  v.custom<Uint8Array>((value) => value instanceof Uint8Array, 'file must be the bytes of an image'),
+  v.maxLength(IMAGE_MAX_BYTES, `file must be at most ${IMAGE_MAX_BYTES} bytes`),
+  v.description(`The image file (a path, or - for standard input): JPEG, PNG, WebP, AVIF or GIF, at most ${IMAGE_MAX_BYTES / (1024 * 1024)} MB.`),
+);
+
+export const AddProductImageInput = v.strictObject({
+  product_id: productId,
+  alt,
+  file: imageFile,
+});
+
+export const RehostProductImagesInput = v.strictObject({
+  store_id: v.optional(uuidInput('store_id', 'Only the products of this store.')),
+  product_id: v.optional(uuidInput('product_id', 'Only this product.')),
+});
+
+export const HostedImagesReport = v.object({
+  products: v.pipe(v.number(), v.description('Products that had images stored as external URLs.')),
+  hosted: v.pipe(v.number(), v.description('Images fetched and hosted now.')),
+  failed: v.pipe(
+    v.array(v.object({ product_id: v.string(), url: v.nullable(v.string()), message: v.string() })),
+    v.description('Images left as external URLs, and why; a later run tries them again.'),
+  ),
 });

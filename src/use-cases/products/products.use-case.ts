@@ -14,6 +14,7 @@ import { storeMoney } from '../stores/store-money.ts';
 import { productOf, storeOf, type ProductRow } from '../tenancy.ts';
 import { ladderRows, type PackFields } from './pack-ladder.ts';
 import { productDetail, productSummary, reloadProduct } from './product-view.ts';
+import { hostImageInputs, storedImages, storeEncoded, type HostDeps } from './image-hosting.use-case.ts';
 import type {
   ArchiveProductInput,
   CreateProductInput,
@@ -40,16 +41,19 @@ async function insertPacks(tx: Tx, productId: string, rows: readonly PackFields[
   for (const row of rows) await insertPack(tx, { id: newId(), product_id: productId, ...row });
 }
 
-export async function createProduct(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof CreateProductInput>): Promise<Out<typeof Product>> {
+export async function createProduct(deps: HostDeps, caller: Caller, input: Out<typeof CreateProductInput>): Promise<Out<typeof Product>> {
   const store = await storeOf(deps, caller, input.store_id);
   const money = storeMoney(deps, store);
   const floor = input.price_floor === undefined ? 0 : money.minor('price_floor', input.price_floor);
   const packs = ladderRows(money, floor, input.packs ?? []);
   const sku = input.sku || null;
   await freeSku(deps.db, store.id, sku);
+  // Last, as the slowest check: images are fetched and re-encoded only for an otherwise valid product.
+  const images = await hostImageInputs(deps, input.images ?? []);
   const id = newId();
   const now = deps.clock.now().toISOString();
   await writeTransaction(deps.db, async (tx) => {
+    await storeEncoded(tx, images.encoded, now);
     await insertProduct(tx, {
       id,
       store_id: store.id,
@@ -61,7 +65,7 @@ export async function createProduct(deps: Pick<Deps, 'db' | 'clock' | 'config'>,
       fulfillment_product_name: null,
       fulfillment_unlinked_at: null,
       description: input.description || null,
-      images: JSON.stringify(input.images ?? []),
+      images: JSON.stringify(images.entries),
       stock: input.stock ?? null,
       stock_note: null,
       stock_updated_at: input.stock === undefined ? null : now,
@@ -102,19 +106,25 @@ export async function listProducts(deps: Pick<Deps, 'db'>, caller: Caller, input
   );
 }
 
-export async function updateProduct(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof UpdateProductInput>) {
+export async function updateProduct(deps: HostDeps, caller: Caller, input: Out<typeof UpdateProductInput>) {
   const { product, store } = await productOf(deps, caller, input.product_id);
   if (product.status === 'archived' && input.status !== undefined)
     throw invalidState('The product is archived', [{ field: 'status', message: 'an archived product stays archived; duplicate_product makes a new draft' }]);
   const sku = input.sku === undefined ? undefined : input.sku || null;
   if (sku !== undefined) await freeSku(deps.db, store.id, sku, product.id);
-  await writeProduct(deps.db, product.id, {
-    ...(input.name !== undefined && { name: input.name }),
-    ...(sku !== undefined && { sku }),
-    ...(input.description !== undefined && { description: input.description || null }),
-    ...(input.images !== undefined && { images: JSON.stringify(input.images) }),
-    ...(input.status !== undefined && { status: input.status }),
-    updated_at: deps.clock.now().toISOString(),
+  // The product's own hosted images are kept by URL, never fetched again.
+  const images = input.images === undefined ? undefined : await hostImageInputs(deps, input.images, storedImages(product.images));
+  const now = deps.clock.now().toISOString();
+  await writeTransaction(deps.db, async (tx) => {
+    if (images) await storeEncoded(tx, images.encoded, now);
+    await writeProduct(tx, product.id, {
+      ...(input.name !== undefined && { name: input.name }),
+      ...(sku !== undefined && { sku }),
+      ...(input.description !== undefined && { description: input.description || null }),
+      ...(images !== undefined && { images: JSON.stringify(images.entries) }),
+      ...(input.status !== undefined && { status: input.status }),
+      updated_at: now,
+    });
   });
   return reloadProduct(deps, product.id);
 }

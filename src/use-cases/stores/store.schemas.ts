@@ -1,12 +1,12 @@
 // Stores (MCP-TOOLS.md §6.2, §6.3 domains): inputs and outputs of the store operations.
 import * as v from 'valibot';
 import { PUSH_POLICIES } from '../../domain/push-policy.ts';
-import { DEFAULT_MAX_DISCOUNT_PCT, MAX_DISCOUNT_PCT_RANGE, MAX_STORE_DOMAINS } from '../../limits.ts';
+import { DEFAULT_MAX_DISCOUNT_PCT, MAX_DISCOUNT_PCT_RANGE, MAX_STORE_DOMAINS, STORE_TRUST_MAX } from '../../limits.ts';
 import { cursorInput, limitInput } from '../pagination.ts';
 import { countryInput, currencyInput, domainInput, integerInput, nameInput, nullableTimestamp, optionalText, pageOf, timestamp, timezoneInput, uuidInput } from '../fields.ts';
 import { cleanText } from '../text-input.ts';
 
-const storeId = uuidInput('store_id', 'Store id (from get_account or list_stores).');
+const storeId = uuidInput('store_id', 'Store id (see list_stores).');
 
 const orderPrefix = v.pipe(
   v.string('order_prefix must be a string'),
@@ -20,6 +20,8 @@ const supportPhone = v.pipe(
   v.maxLength(20, 'support_phone must be at most 20 characters'),
   v.description("Phone buyers can call, valid for the store's country; stored as E.164; \"\" removes it."),
 );
+const deliveryTime = optionalText('delivery_time', STORE_TRUST_MAX, 'Shown to buyers, e.g. "Entrega en 2 a 5 días hábiles"; "" removes it.');
+const guarantee = optionalText('guarantee', STORE_TRUST_MAX, 'Shown to buyers, e.g. "Garantía de 30 días"; "" removes it.');
 const maxDiscount = integerInput(
   'max_discount_pct',
   MAX_DISCOUNT_PCT_RANGE.min,
@@ -34,6 +36,8 @@ export const CreateStoreInput = v.strictObject({
   timezone: v.optional(timezoneInput("IANA timezone for dates and reports; default: the country's.")),
   support_phone: v.optional(supportPhone),
   order_prefix: v.optional(orderPrefix),
+  delivery_time: deliveryTime,
+  guarantee,
   domains: v.optional(
     v.pipe(v.array(domainInput('Host name, e.g. shop.example.com or *.example.com.')), v.maxLength(MAX_STORE_DOMAINS), v.description('Allowed checkout domains (add more with add_store_domain).')),
   ),
@@ -55,6 +59,8 @@ export const UpdateStoreInput = v.strictObject({
   timezone: v.optional(timezoneInput('IANA timezone, e.g. America/Bogota.')),
   support_phone: v.optional(supportPhone),
   order_prefix: v.optional(orderPrefix),
+  delivery_time: deliveryTime,
+  guarantee,
   max_discount_pct: v.optional(maxDiscount),
   country: v.optional(countryInput('New country; refused once the store has orders.')),
   currency: v.optional(currencyInput('New ISO 4217 currency; refused once the store has orders. Prices keep their numbers.')),
@@ -87,6 +93,8 @@ export const Store = v.object({
   account_id: v.string(),
   support_phone: v.nullable(v.string()),
   order_prefix: v.nullable(v.string()),
+  delivery_time: v.nullable(v.string()),
+  guarantee: v.nullable(v.string()),
   max_discount_pct: v.number(),
   push_policy: v.pipe(v.picklist(PUSH_POLICIES), v.description('on_create: orders are pushed when created; on_confirm: once confirmed.')),
   archived_at: nullableTimestamp('When it was archived.'),

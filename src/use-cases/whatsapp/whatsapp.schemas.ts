@@ -8,7 +8,7 @@ import { cursorInput, limitInput } from '../pagination.ts';
 /** A WhatsApp text message is at most 4,096 characters; templates leave room for the placeholders. */
 export const TEMPLATE_MAX = 1_024;
 
-const storeId = uuidInput('store_id', 'Store id (from get_account or list_stores).');
+const storeId = uuidInput('store_id', 'Store id (see list_stores).');
 const EVENT_TEXT: Record<(typeof WHATSAPP_EVENTS)[number], string> = {
   order_created: 'when an order is created',
   order_confirmed: 'when it is confirmed',

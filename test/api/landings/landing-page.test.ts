@@ -32,8 +32,13 @@ describe('landing pages over HTTP', () => {
     const page = await res.text();
     for (const text of ['Faja moldeadora — pago contra entrega', 'Más vendido', '$\u00a0159.900', 'name="nombre"', 'name="telefono"', 'Departamento', '<option>Antioquia</option>', 'name="website"']) assert.ok(page.includes(text), text);
     assert.match(page, /<style>[^<]+<\/style>/);
-    assert.deepEqual([...page.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]), ['<script src="/checkout.js" defer>', '<script type="application/json" id="codrail-page">']);
-    assert.doesNotMatch(page, /<link rel="stylesheet"|https?:\/\/(?!127\.0\.0\.1)/, 'nothing to fetch before the first paint, nothing from elsewhere');
+    assert.deepEqual([...page.matchAll(/<script\b[^>]*>/g)].map((m) => m[0].replace(/\?v=[\w-]{22}"/, '?v=…"')), ['<script src="/checkout.js?v=…" defer>', '<script type="application/json" id="codrail-page">']);
+    assert.doesNotMatch(page, /<link rel="stylesheet"/, 'nothing to fetch before the first paint');
+    // Nothing the page loads comes from elsewhere; the one link out is the store's WhatsApp (a navigation, not a fetch).
+    for (const [, attr, value] of page.matchAll(/\b(src|srcset|href)="([^"]*)"/g)) {
+      if (attr === 'href' && value?.startsWith('https://wa.me/')) continue;
+      assert.doesNotMatch(value ?? '', /^(?:https?:)?\/\/(?!127\.0\.0\.1)/, `${attr}="${value}" loads nothing from elsewhere`);
+    }
   });
 
   test('the form carries what a phone keyboard needs and the server’s limits', async () => {
@@ -129,7 +134,14 @@ describe('landing pages over HTTP', () => {
       assert.equal(order.total_price_minor, 21_990_000);
       assert.equal(order.landing_page_id, demo.landing.id);
       assert.equal(order.ciudad, 'Medellín');
-      assert.match(page, /Pagarás \$\u00a0219\.900 en efectivo/);
+      // Issue 23 §4: what was ordered, the address as it will be shipped (the catalog's "Medellín" for
+      // the typed "Medellin"), what happens next and the store's WhatsApp naming the order.
+      assert.match(page, /data-recap-product><strong>Faja moldeadora<\/strong> · 3 unidades</);
+      assert.match(page, /data-recap-total>\$\u00a0219\.900</);
+      assert.match(page, /data-recap-address>Calle 10 # 43-12<br>Medellín, Antioquia</);
+      assert.match(page, /Pagas \$\u00a0219\.900 en efectivo cuando lo recibas\./);
+      assert.match(page, /Entrega en 2 a 5 días hábiles/);
+      assert.ok(page.includes(`href="https://wa.me/573001234567?text=${encodeURIComponent(`Hola, hice el pedido ${number}`)}"`), 'the store’s WhatsApp, naming the order');
     });
 
     test('a refused post answers 400 with the values kept and a Spanish message under each bad field, storing nothing', async () => {

@@ -101,22 +101,24 @@ describe('CORS on the real POST', () => {
     await expectError(res, 400, { error: 'Order rejected' });
   });
 
-  test('a forbidden origin gets its 403 without Access-Control-Allow-Origin', async () => {
-    const res = await postOrder(server.url, body(), { 'x-svc-api-key': shop.liveKey, origin: 'https://evil.example' });
-    assertNotReflected(res);
+  // Issue 23 §5: a refusal is readable by the page that asked, so the checkout says "not available on
+  // this site" instead of "no connection"; it carries nothing but the refusal, and stores nothing.
+  test('a forbidden origin gets its 403 with the reflection, so the checkout can read the refusal', async () => {
+    const res = await storesNothing(server.deps, () => postOrder(server.url, body(), { 'x-svc-api-key': shop.liveKey, origin: 'https://evil.example' }));
+    assertReflected(res, 'https://evil.example');
     await expectError(res, 403);
   });
 
-  test("another store's key from that store's allowed origin gets a 403 without reflection", async () => {
+  test("another store's key from that store's allowed origin gets a readable 403", async () => {
     const other = await seedShop(server.deps);
-    const res = await postOrder(server.url, body(), { 'x-svc-api-key': other.liveKey, origin: SHOP_ORIGIN });
-    assertNotReflected(res);
+    const res = await storesNothing(server.deps, () => postOrder(server.url, body(), { 'x-svc-api-key': other.liveKey, origin: SHOP_ORIGIN }));
+    assertReflected(res, SHOP_ORIGIN);
     await expectError(res, 403);
   });
 
-  test('an unknown key from an allowed origin gets a 401 without reflection', async () => {
-    const res = await postOrder(server.url, body(), { 'x-svc-api-key': `svc_live_pub_${'a'.repeat(32)}`, origin: SHOP_ORIGIN });
-    assertNotReflected(res);
+  test('an unknown key from an allowed origin gets a readable 401', async () => {
+    const res = await storesNothing(server.deps, () => postOrder(server.url, body(), { 'x-svc-api-key': `svc_live_pub_${'a'.repeat(32)}`, origin: SHOP_ORIGIN }));
+    assertReflected(res, SHOP_ORIGIN);
     await expectError(res, 401);
   });
 

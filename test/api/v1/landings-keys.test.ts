@@ -1,11 +1,13 @@
 // The landing page and API key routes of the account API (SPEC 4.3, SPEC 5; MCP-TOOLS.md §6.3, §6.6)
 // with a secret key: what each answers and stores, readiness and slug rules (409), keys shown once
-// and stored as SHA-256, and 404 alike for unknown and foreign ids.
+// and stored as SHA-256, and 404 alike for unknown and foreign ids. The hero's image comes from a
+// local image host (private addresses allowed): it is hosted, and views show codrail's URL of it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { addStore, openShop, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import type { TestServer } from '../../helpers/server.ts';
+import { photo, startImageHost, type ImageHost } from '../../helpers/image-host.ts';
 import { OPEN_LIMITS } from '../orders/order-kit.ts';
 import { UNKNOWN_ID, V1Client, failed, ok, rows, storesNothing, type V1Answer, sameNotFound } from './v1-kit.ts';
 
@@ -13,26 +15,66 @@ const LANDING = '/api/v1/landing-pages/{landing_page_id}';
 const KEY = '/api/v1/keys/{key_id}';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-const SECTIONS = [
-  { type: 'hero', heading: 'Faja reductora', body: 'Moldea tu figura', image_url: 'https://img.example.com/hero.jpg' },
+const ID = /^[A-Za-z0-9_-]{22}$/;
+const HOSTED_JPEG = /\/img\/[A-Za-z0-9_-]{22}-\d+\.jpg$/;
+
+type SectionSent = { type: string; heading?: string; body?: string; image_url?: string; items?: { title: string; text?: string }[] };
+const sectionsWith = (heroUrl: string): SectionSent[] => [
+  { type: 'hero', heading: 'Faja reductora', body: 'Moldea tu figura', image_url: heroUrl },
   { type: 'faq', heading: 'Preguntas', items: [{ title: '¿Pago contra entrega?', text: 'Sí' }] },
 ];
+let SECTIONS: SectionSent[] = [];
 
 describe('account API: landing pages and keys', () => {
   let server: TestServer;
   let shop: Shop;
   let foreign: Shop;
   let v1: V1Client;
+  let host: ImageHost;
 
   before(async () => {
-    ({ server, shop } = await openShop(OPEN_LIMITS));
+    host = await startImageHost();
+    host.serve('/hero.jpg', await photo({ width: 1600, height: 1200 }));
+    SECTIONS = sectionsWith(host.url('/hero.jpg'));
+    ({ server, shop } = await openShop(OPEN_LIMITS, { env: { CODRAIL_IMAGE_URLS_ALLOW_PRIVATE: '1' } }));
     foreign = await seedShop(server.deps);
     v1 = await V1Client.open(server, shop.secretKey);
   });
-  after(() => server.close());
+  after(async () => {
+    await server.close();
+    await host.close();
+  });
 
   const landingRow = async (id: string) => (await rows(server.deps, 'select * from landing_pages where id = ?', id))[0]!;
   const keyRow = async (id: string) => (await rows(server.deps, 'select * from api_keys where id = ?', id))[0]!;
+
+  /**
+   * Stored sections are the sections sent, each with an image_url beside the image hosted from it
+   * (the 1600×1200 hero, stored at 1280×960); answers the hosted image's id.
+   */
+  function assertStoredSections(stored: any[], sent: SectionSent[]): string {
+    const image = stored.find((s) => s.image)?.image;
+    assert.match(image?.id ?? '', ID, 'the hero image is hosted');
+    assert.deepEqual(
+      stored,
+      sent.map((s) => (s.image_url ? { ...s, image: { id: image.id, width: 1280, height: 960, source: s.image_url } } : s)),
+    );
+    return image.id;
+  }
+
+  /** A view shows the sections sent, with codrail's URL of the hosted image (its largest JPEG) as each image_url. */
+  function assertViewSections(view: any[], sent: SectionSent[], imageId: string): void {
+    assert.equal(view.length, sent.length);
+    view.forEach((section, i) => {
+      const { image_url: url, ...rest } = section;
+      const { image_url: sentUrl, ...sentRest } = sent[i]!;
+      assert.deepEqual(rest, sentRest, `section ${i}`);
+      if (sentUrl === undefined) return assert.equal(url, undefined, `section ${i} has no image`);
+      assert.ok(url.startsWith(`${server.deps.config.baseUrl}/img/`), `section ${i}: ${url} is served by codrail`);
+      assert.match(url, HOSTED_JPEG);
+      assert.equal(url, `${server.deps.config.baseUrl}/img/${imageId}-1280.jpg`);
+    });
+  }
 
   describe('landing pages', () => {
     let draftProduct = '';
@@ -75,7 +117,6 @@ describe('account API: landing pages and keys', () => {
           slug: row.slug,
           title: row.title,
           published: row.published,
-          sections: JSON.parse(row.sections),
           seo_title: row.seo_title,
           seo_description: row.seo_description,
           theme: JSON.parse(row.theme),
@@ -87,13 +128,13 @@ describe('account API: landing pages and keys', () => {
           slug: 'faja-promo',
           title: 'Faja en promoción',
           published: 0,
-          sections: SECTIONS,
           seo_title: 'Faja',
           seo_description: 'La mejor faja',
           theme: { primary_color: '#0a7d4f', font: 'serif' },
           published_at: null,
         },
       );
+      assertViewSections(data.sections, SECTIONS, assertStoredSections(JSON.parse(row.sections), SECTIONS));
     });
 
     test('POST /landing-pages with a slug another page has answers 409 naming slug and stores nothing', async () => {
@@ -130,7 +171,7 @@ describe('account API: landing pages and keys', () => {
       const landingId = (await page()).id;
       const data = ok(await v1.get(LANDING, { params: { landing_page_id: landingId } }));
       assert.equal(data.id, landingId);
-      assert.deepEqual(data.sections, SECTIONS);
+      assertViewSections(data.sections, SECTIONS, assertStoredSections(JSON.parse((await landingRow(landingId)).sections), SECTIONS));
       assert.equal(data.order_url, `${server.deps.config.baseUrl}/api/orders/create`);
     });
 
@@ -165,8 +206,7 @@ describe('account API: landing pages and keys', () => {
       const landingId = (await page()).id;
       const next = [{ type: 'cta', heading: 'Pide ya' }, ...SECTIONS];
       const data = ok(await v1.put(`${LANDING}/sections`, { params: { landing_page_id: landingId }, body: { sections: next } }));
-      assert.deepEqual(data.sections, next);
-      assert.deepEqual(JSON.parse((await landingRow(landingId)).sections), next);
+      assertViewSections(data.sections, next, assertStoredSections(JSON.parse((await landingRow(landingId)).sections), next));
     });
 
     test('PUT /landing-pages/{landing_page_id}/sections with an unknown section type or none answers 400 naming the field and changes nothing', async () => {
@@ -210,12 +250,14 @@ describe('account API: landing pages and keys', () => {
 
     test('POST /landing-pages/{landing_page_id}/unpublish takes the page offline and keeps its content', async () => {
       const landingId = (await page()).id;
+      const content = (await landingRow(landingId)).sections;
       ok(await v1.post(`${LANDING}/publish`, { params: { landing_page_id: landingId } }));
       const data = ok(await v1.post(`${LANDING}/unpublish`, { params: { landing_page_id: landingId } }));
       assert.equal(data.published, false);
       const row = await landingRow(landingId);
       assert.equal(row.published, 0);
-      assert.deepEqual(JSON.parse(row.sections), SECTIONS);
+      assert.equal(row.sections, content);
+      assertStoredSections(JSON.parse(row.sections), SECTIONS);
       await tidy(landingId);
     });
 

@@ -12,6 +12,7 @@ import { UNKNOWN_ID, V1Client, failed, ok, storesNothing, type CallOptions } fro
 import { startSimulator, type Simulator } from '../../../src/platforms/generic/simulator.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { photo, startImageHost, type ImageHost } from '../../helpers/image-host.ts';
 
 interface Step {
   op: string;
@@ -31,6 +32,10 @@ describe('the account API answers as /openapi.json documents', () => {
   /** A merchant's webhook receiver on loopback (the server allows private addresses here). */
   let receiver: Server;
   let receiverUrl = '';
+  /** The seller's image host, on loopback too, and an image file to upload. */
+  let imageHost: ImageHost;
+  let png: Buffer;
+  const upload = () => ({ raw: png, headers: { 'content-type': 'image/png' } });
   /** operationId → [method, path template] of every /api/v1 operation in the document. */
   const documented = new Map<string, [string, string]>();
 
@@ -40,7 +45,10 @@ describe('the account API answers as /openapi.json documents', () => {
     receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    ({ server, shop } = await openShop({ ...OPEN_LIMITS, fulfillmentUrl: sim.url }, { env: { CODRAIL_WEBHOOKS_ALLOW_PRIVATE: '1' } }));
+    imageHost = await startImageHost();
+    imageHost.serve('/a.jpg', await photo({ width: 400, height: 300 }));
+    png = await photo({ width: 300, height: 200, seed: 2, format: 'png' });
+    ({ server, shop } = await openShop({ ...OPEN_LIMITS, fulfillmentUrl: sim.url }, { env: { CODRAIL_WEBHOOKS_ALLOW_PRIVATE: '1', CODRAIL_IMAGE_URLS_ALLOW_PRIVATE: '1' } }));
     await seedShop(server.deps);
     await assignNumber(server.deps, shop.accountId, '106540352242922');
     v1 = await V1Client.open(server, shop.secretKey);
@@ -51,6 +59,7 @@ describe('the account API answers as /openapi.json documents', () => {
     await server.close();
     await sim.close();
     await new Promise((resolve) => receiver.close(resolve));
+    await imageHost.close();
   });
 
   const ids = { store: '', product: '', landing: '', key: '', order: '', message: '', endpoint: '', event: '' };
@@ -78,7 +87,9 @@ describe('the account API answers as /openapi.json documents', () => {
     },
     { op: 'list_products', method: 'GET', path: '/api/v1/products', options: () => ({ query: { store_id: ids.store } }) },
     { op: 'get_product', method: 'GET', path: '/api/v1/products/{product_id}', options: () => ({ params: { product_id: ids.product } }) },
-    { op: 'update_product', method: 'PATCH', path: '/api/v1/products/{product_id}', options: () => ({ params: { product_id: ids.product }, body: { images: [{ url: 'https://img.example.com/a.jpg' }] } }) },
+    { op: 'update_product', method: 'PATCH', path: '/api/v1/products/{product_id}', options: () => ({ params: { product_id: ids.product }, body: { images: [{ url: imageHost.url('/a.jpg') }] } }) },
+    { op: 'add_product_image', method: 'POST', path: '/api/v1/products/{product_id}/images', options: () => ({ params: { product_id: ids.product }, query: { alt: 'Faja de lado' }, ...upload() }) },
+    { op: 'rehost_product_images', method: 'POST', path: '/api/v1/product-images/rehost', options: () => ({ body: { store_id: ids.store } }) },
     { op: 'set_product_stock', method: 'PUT', path: '/api/v1/products/{product_id}/stock', options: () => ({ params: { product_id: ids.product }, body: { quantity: 4 } }) },
     { op: 'set_product_packs', method: 'PUT', path: '/api/v1/products/{product_id}/packs', options: () => ({ params: { product_id: ids.product }, body: { packs: [{ quantity: 1, price: 90000 }, { quantity: 2, price: 160000, min_price: 150000 }] } }) },
     { op: 'update_pack_prices', method: 'POST', path: '/api/v1/pack-prices', options: () => ({ body: { updates: [{ product_id: ids.product, quantity: 2, price: 165000 }] } }) },
@@ -229,7 +240,7 @@ describe('the account API answers as /openapi.json documents', () => {
       if (names.length === 0) continue;
       const fixed: Record<string, string> = { domain: 'shop.example.com', kind: 'phone', value: '3001112233' };
       const params = Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, fixed[m[1]!] ?? UNKNOWN_ID]));
-      const body = method === 'GET' || method === 'DELETE' ? {} : { body: bodies[op] ?? {} };
+      const body = method === 'GET' || method === 'DELETE' ? {} : op === 'add_product_image' ? upload() : { body: bodies[op] ?? {} };
       const answer = await storesNothing(server.deps, () => v1.call(method, path, { params, ...body, ...(queries[op] && { query: queries[op] }) }));
       failed(answer, 404);
       checked++;
@@ -250,9 +261,10 @@ describe('the account API answers as /openapi.json documents', () => {
   });
 
   test('every /api/v1 operation answers the documented 400 with details for a field it does not define, and stores nothing', async () => {
-    for (const [method, path] of documented.values()) {
+    for (const [op, [method, path]] of documented) {
       const params = Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, m[1] === 'country' ? 'CO' : m[1] === 'domain' ? 'shop.example.com' : shop.storeId]));
-      const extra = method === 'GET' || method === 'DELETE' ? { query: { zzz_unknown: 1 } } : { body: { zzz_unknown: 1 } };
+      // An upload's other fields are its query string.
+      const extra = method === 'GET' || method === 'DELETE' ? { query: { zzz_unknown: 1 } } : op === 'add_product_image' ? { query: { zzz_unknown: 1 }, ...upload() } : { body: { zzz_unknown: 1 } };
       const answer = await storesNothing(server.deps, () => v1.call(method, path, { params, ...extra }));
       const body = failed(answer, 400);
       assert.ok(body.details?.some((d) => d.field === 'zzz_unknown'), `${method} ${path}: ${answer.text}`);

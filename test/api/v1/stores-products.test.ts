@@ -8,6 +8,7 @@ import type { TestServer } from '../../helpers/server.ts';
 import { buyer } from '../../mcp/mcp-kit.ts';
 import { OPEN_LIMITS, nextPhone } from '../orders/order-kit.ts';
 import { UNKNOWN_ID, V1Client, failed, ok, rows, storesNothing, sameNotFound } from './v1-kit.ts';
+import { photo, startImageHost, type ImageHost } from '../../helpers/image-host.ts';
 
 const STORE = '/api/v1/stores/{store_id}';
 const PRODUCT = '/api/v1/products/{product_id}';
@@ -18,13 +19,20 @@ describe('account API: stores and products', () => {
   let foreign: Shop;
   let v1: V1Client;
   let orderSeq = 0;
+  /** The seller's image host (on loopback: the server allows private image URLs here). */
+  let imageHost: ImageHost;
 
   before(async () => {
-    ({ server, shop } = await openShop(OPEN_LIMITS));
+    imageHost = await startImageHost();
+    imageHost.serve('/faja.jpg', await photo({ width: 400, height: 300 }));
+    ({ server, shop } = await openShop(OPEN_LIMITS, { env: { CODRAIL_IMAGE_URLS_ALLOW_PRIVATE: '1' } }));
     foreign = await seedShop(server.deps);
     v1 = await V1Client.open(server, shop.secretKey);
   });
-  after(() => server.close());
+  after(async () => {
+    await server.close();
+    await imageHost.close();
+  });
 
   const storeRow = async (id: string) => (await rows(server.deps, 'select * from stores where id = ?', id))[0]!;
   const productRow = async (id: string) => (await rows(server.deps, 'select * from products where id = ?', id))[0]!;
@@ -285,7 +293,10 @@ describe('account API: stores and products', () => {
       name: 'Faja reductora',
       sku: 'FAJA-1',
       description: 'Faja de compresión',
-      images: [{ url: 'https://img.example.com/faja.jpg', alt: 'Faja' }],
+      // Read when the body is spread, once the image host runs.
+      get images() {
+        return [{ url: imageHost.url('/faja.jpg'), alt: 'Faja' }];
+      },
       stock: 10,
       price_floor: 40000,
       status: 'active',
@@ -321,7 +332,16 @@ describe('account API: stores and products', () => {
       const row = await productRow(productId);
       assert.deepEqual(
         { store_id: row.store_id, name: row.name, sku: row.sku, status: row.status, description: row.description, images: JSON.parse(row.images), stock: row.stock, floor: row.min_unit_price_minor },
-        { store_id: shop.storeId, name: 'Faja reductora', sku: 'FAJA-1', status: 'active', description: 'Faja de compresión', images: [{ url: 'https://img.example.com/faja.jpg', alt: 'Faja' }], stock: 10, floor: 4_000_000 },
+        {
+          store_id: shop.storeId,
+          name: 'Faja reductora',
+          sku: 'FAJA-1',
+          status: 'active',
+          description: 'Faja de compresión',
+          images: [{ id: data.images[0].id, width: 320, height: 240, source: imageHost.url('/faja.jpg'), alt: 'Faja' }],
+          stock: 10,
+          floor: 4_000_000,
+        },
       );
       assert.deepEqual(await packRows(productId), [
         { code: '1x', units: 1, price_minor: 8_990_000, compare_at_price_minor: null, min_price_minor: null, label: null, is_default: 0, position: 0 },

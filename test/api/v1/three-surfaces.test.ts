@@ -2,7 +2,8 @@
 // sequence through MCP (the SDK client with a secret key), REST /api/v1 (the secret key) and the CLI
 // (`--account ID` on the same database file) stores the same rows; another account's ids are
 // not_found on each surface; and a refused request stores nothing on each. The REST and CLI tests run
-// the MCP sequence themselves to compare with, so each test passes alone.
+// the MCP sequence themselves to compare with, so each test passes alone. The hero's image comes from
+// a local image host (private addresses allowed), so every surface hosts the same image.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { openShop, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import { cliFails, cliJson } from '../../helpers/cli-expect.ts';
 import { call, connect } from '../../mcp/mcp-kit.ts';
+import { photo, startImageHost, type ImageHost } from '../../helpers/image-host.ts';
 import { OPEN_LIMITS } from '../orders/order-kit.ts';
 import { V1Client, failed, ok, rows, snapshot, storesNothing } from './v1-kit.ts';
 
@@ -29,11 +31,14 @@ const LADDER = [
 ];
 const REPRICE = { quantity: 3, price: 209900, compare_at_price: 249900 };
 const LANDING = { title: 'Faja en oferta', seo_title: 'Faja' };
-const SECTIONS = [
-  { type: 'hero', heading: 'Faja tres', body: 'Moldea', image_url: 'https://img.example.com/hero.jpg' },
+/** The server, and the CLI on its database file, fetch section images from the loopback image host. */
+const IMAGE_ENV = { CODRAIL_IMAGE_URLS_ALLOW_PRIVATE: '1' };
+const sectionsWith = (heroUrl: string) => [
+  { type: 'hero', heading: 'Faja tres', body: 'Moldea', image_url: heroUrl },
   { type: 'testimonials', items: [{ title: 'Ana', text: 'Me encantó' }] },
   { type: 'cta', heading: 'Pide ya' },
 ];
+let SECTIONS: ReturnType<typeof sectionsWith> = [];
 
 /** The same steps, spoken by one surface. */
 interface Surface {
@@ -65,10 +70,14 @@ describe('the same account operations through MCP, REST and the CLI', () => {
   let foreign: Shop;
   let mcp: Client;
   let v1: V1Client;
+  let host: ImageHost;
   let sectionsFile = '';
 
   before(async () => {
-    ({ server, shop } = await openShop(OPEN_LIMITS));
+    host = await startImageHost();
+    host.serve('/hero.jpg', await photo({ width: 1600, height: 1200 }));
+    SECTIONS = sectionsWith(host.url('/hero.jpg'));
+    ({ server, shop } = await openShop(OPEN_LIMITS, { env: IMAGE_ENV }));
     foreign = await seedShop(server.deps);
     mcp = await connect(server.url, shop.secretKey);
     v1 = await V1Client.open(server, shop.secretKey);
@@ -78,6 +87,7 @@ describe('the same account operations through MCP, REST and the CLI', () => {
   after(async () => {
     await mcp.close();
     await server.close();
+    await host.close();
   });
 
   /** An MCP tool call that must succeed; its structured result. */
@@ -87,7 +97,7 @@ describe('the same account operations through MCP, REST and the CLI', () => {
     return value;
   }
 
-  const cli = async (args: string[]) => (await cliJson(server.dbFile, [...args, '--account', shop.accountId])).json;
+  const cli = async (args: string[]) => (await cliJson(server.dbFile, [...args, '--account', shop.accountId], { env: IMAGE_ENV })).json;
 
   const viaMcp: Surface = {
     createStore: async () => (await tool('create_store', STORE)).id,
@@ -163,7 +173,12 @@ describe('the same account operations through MCP, REST and the CLI', () => {
     ]);
     assert.equal(s.product.min_unit_price_minor, 4_000_000);
     assert.equal(s.landing.published, 1);
-    assert.deepEqual(JSON.parse(s.landing.sections), SECTIONS);
+    // The hero as sent, beside the image hosted from its URL (1600×1200, stored at 1280×960).
+    const sections = JSON.parse(s.landing.sections);
+    const image = sections[0].image;
+    assert.match(image?.id ?? '', /^[A-Za-z0-9_-]{22}$/);
+    assert.deepEqual(sections, [{ ...SECTIONS[0], image: { id: image.id, width: 1280, height: 960, source: host.url('/hero.jpg') } }, ...SECTIONS.slice(1)]);
+    assert.equal((await rows(server.deps, 'select id from images where id = ?', image.id)).length, 1, 'the image is stored');
   });
 
   test('the sequence through REST with the secret key stores exactly what MCP stored, apart from ids, times and slug', async () => {

@@ -22,8 +22,8 @@ export interface CallOptions {
   query?: Query;
   /** A JSON body (sent with Content-Type application/json unless `headers` says otherwise). */
   body?: unknown;
-  /** A body sent as it is. */
-  raw?: string;
+  /** A body sent as it is (an image upload's bytes). */
+  raw?: string | Uint8Array;
   /** The secret key to send as Bearer; `null` sends no Authorization header. Default: the client's key. */
   key?: string | null;
   headers?: Record<string, string>;
@@ -143,7 +143,7 @@ export function failed(answer: V1Answer, status: number, fields?: string[]): { s
 }
 
 /** The tables an account operation may write. */
-export const ACCOUNT_TABLES = ['accounts', 'stores', 'products', 'product_packs', 'landing_pages', 'api_keys', 'orders', 'order_events', 'fulfillment_jobs', 'idempotency_records'] as const;
+export const ACCOUNT_TABLES = ['accounts', 'stores', 'products', 'product_packs', 'images', 'image_variants', 'landing_pages', 'api_keys', 'orders', 'order_events', 'fulfillment_jobs', 'idempotency_records'] as const;
 
 /**
  * Every row of the account tables, as stored. `api_keys.last_used_at` is left out: authenticating
@@ -154,7 +154,9 @@ export async function snapshot(deps: Pick<Deps, 'db'>): Promise<Record<string, s
   for (const table of ACCOUNT_TABLES) {
     const found = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(deps.db)).rows;
     // Some tables have no rowid: compare them as sorted sets of rows.
-    out[table] = (table === 'api_keys' ? found.map(({ last_used_at: _t, ...rest }) => rest) : found).map((r) => JSON.stringify(r)).sort();
+    // An image file is compared by its digest, not its bytes.
+    const comparable = table === 'api_keys' ? found.map(({ last_used_at: _t, ...rest }) => rest) : table === 'image_variants' ? found.map(({ bytes: _b, ...rest }) => rest) : found;
+    out[table] = comparable.map((r) => JSON.stringify(r)).sort();
   }
   return out;
 }
