@@ -184,6 +184,12 @@ describe('the buyer’s page on a phone', () => {
     await page.getByLabel('Departamento').selectOption('Norte de Santander');
     await (await cityBox(page)).fill('Cucuat');
     assert.match((await cityOptions(page).first().textContent()) ?? '', /^Cúcuta/);
+    // Names the catalog shortens or lengthens: a leading article, a seat's long name (aliases).
+    await page.getByLabel('Departamento').selectOption('');
+    for (const [typed, found] of [['El Espinal', /^Espinal/], ['Puerto Inírida', /^Inírida/], ['retiro', /^El Retiro/], ['San Juan de Pasto', /^Pasto/]] as const) {
+      await page.getByRole('combobox', { name: 'Ciudad' }).fill(typed);
+      assert.match((await cityOptions(page).first().textContent()) ?? '', found, typed);
+    }
     await page.close();
   });
 

@@ -78,6 +78,8 @@
       .trim();
   }
 
+  var ARTICLE = /^(?:el|la|los|las) /;
+
   /** Edit distance with transpositions (optimal string alignment), for typos in the city search. */
   function distance(a, b) {
     var prev2 = [];
@@ -164,6 +166,11 @@
       data.regions[r].forEach(function (city) {
         var label = (common[r] && common[r][city]) || city;
         var keys = [fold(label), fold(city)].concat(((aliases[r] && aliases[r][city]) || []).map(fold));
+        // "El Espinal" finds Espinal and "Retiro" finds El Retiro: a leading article is optional.
+        keys.forEach(function (k) {
+          var bare = k.replace(ARTICLE, '');
+          if (bare !== k && keys.indexOf(bare) < 0) keys.push(bare);
+        });
         entries.push({ region: r, city: city, label: label, keys: keys });
       });
     });
@@ -206,12 +213,16 @@
 
     function matches() {
       var q = fold(input.value);
+      var bareQ = q.replace(ARTICLE, '');
       var pool = region.value ? entries.filter(function (e) { return e.region === region.value; }) : entries;
       if (q === '') return region.value ? pool.slice(0, 80) : [];
       var found = [];
       for (var i = 0; i < pool.length; i++) {
         var best = 0;
-        for (var k = 0; k < pool[i].keys.length; k++) best = Math.max(best, score(pool[i].keys[k], q) - (k > 0 ? 1 : 0));
+        for (var k = 0; k < pool[i].keys.length; k++) {
+          var key = pool[i].keys[k];
+          best = Math.max(best, score(key, q) - (k > 0 ? 1 : 0), bareQ !== q ? score(key, bareQ) - 2 : 0);
+        }
         if (best > 0) found.push({ entry: pool[i], score: best });
       }
       found.sort(function (a, b) {
