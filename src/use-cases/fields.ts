@@ -7,7 +7,7 @@ import { hasAtMostTwoDecimals } from '../domain/money.ts';
 import { SUPPORTED_COUNTRY_CODES, parseCurrency, parseTimezone } from '../domain/countries.ts';
 import { normalizeDomainEntry } from '../domain/domains.ts';
 
-export { uuidInput } from './validate.ts';
+export { orderRefInput, uuidInput } from './validate.ts';
 import { cleanText } from './text-input.ts';
 
 /** A trimmed string of min..max characters, clean (cleanText: no control characters, NFC…); `multiline` keeps line breaks. */

@@ -5,6 +5,18 @@ import { AppError, type FieldIssue } from '../errors.ts';
 export const uuidInput = (field: string, description: string) =>
   v.pipe(v.string(`${field} must be a string`), v.uuid(`${field} must be a UUID`), v.description(description));
 
+/**
+ * An order's id or its number as people say it (1001, TD-1001): checked here for shape, resolved
+ * inside the caller's account by tenancy's orderOf (issue 24 §7).
+ */
+export const orderRefInput = (field: string, description: string) =>
+  v.pipe(
+    v.string(`${field} must be a string`),
+    v.trim(),
+    v.check((t) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(t) || /^[A-Za-z0-9-]{0,10}[1-9]\d{0,11}$/.test(t), `${field} must be an order id (UUID) or an order number such as 1001 or TD-1001`),
+    v.description(description),
+  );
+
 const OBJECT_TYPES = new Set(['object', 'strict_object', 'loose_object']);
 
 /** valibot says `Invalid key: Expected "slug" but received undefined`; say which field and what is wrong. */

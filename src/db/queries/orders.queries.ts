@@ -12,6 +12,18 @@ export const insertJob = (tx: Tx, row: Insertable<FulfillmentJobsTable>) => tx.i
 
 export const findOrder = (db: Db | Tx, id: string) => db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** Orders with one of these numbers, with their store's prefix, inside one account (null: every account). */
+export const findOrdersByNumbers = (db: Db, numbers: readonly number[], accountId: string | null) => {
+  let q = db
+    .selectFrom('orders')
+    .innerJoin('stores', 'stores.id', 'orders.store_id')
+    .selectAll('orders')
+    .select(['stores.order_prefix as store_prefix'])
+    .where('orders.order_number', 'in', numbers);
+  if (accountId !== null) q = q.where('stores.account_id', '=', accountId);
+  return q.limit(50).execute();
+};
+
 export const findOrderByNumber = (db: Db, number: number, storeId?: string) => {
   let q = db.selectFrom('orders').selectAll().where('order_number', '=', number);
   if (storeId) q = q.where('store_id', '=', storeId);

@@ -2,13 +2,13 @@
 // catalog and product links, and pushes through the outbox. Inputs and outputs.
 import * as v from 'valibot';
 import { PUSH_BATCH_MAX, SYNC_MAX_ORDERS } from '../../limits.ts';
-import { booleanInput, integerInput, textInput, uuidInput } from '../fields.ts';
+import { booleanInput, integerInput, orderRefInput, textInput, uuidInput } from '../fields.ts';
 import { cursorInput, limitInput } from '../pagination.ts';
 import { PLATFORM_NAMES } from '../../platforms/platform.ts';
 
 const storeId = uuidInput('store_id', 'Store id (see list_stores).');
 const productId = uuidInput('product_id', 'Product id (from list_products).');
-const orderId = uuidInput('order_id', 'Order id (from list_orders).');
+const orderId = orderRefInput('order_id', 'Order id or number (1001, TD-1001).');
 const platformId = (field: string, description: string) => textInput(field, 1, 100, description);
 
 export const StoreOnlyInput = v.strictObject({ store_id: storeId });

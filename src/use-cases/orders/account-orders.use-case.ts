@@ -3,14 +3,13 @@
 // not_found, so existence does not leak (§5.14).
 import * as v from 'valibot';
 import type { Deps } from '../../app.ts';
-import { findOrder, listAccountOrders } from '../../db/queries/orders.queries.ts';
-import { findStore } from '../../db/queries/stores.queries.ts';
+import { listAccountOrders } from '../../db/queries/orders.queries.ts';
 import { ORDER_STATUSES } from '../../db/tables/index.ts';
-import { AppError } from '../../errors.ts';
 import { clampLimit, cursorInput, decodeCursor, limitInput, toPage } from '../pagination.ts';
-import { uuidInput } from '../validate.ts';
+import { orderRefInput, uuidInput } from '../validate.ts';
 import { cleanText } from '../text-input.ts';
-import { sees, type Caller } from '../caller.ts';
+import type { Caller } from '../caller.ts';
+import { orderOf } from '../tenancy.ts';
 import { orderSummary } from './order-view.ts';
 import { orderDetail } from './orders.use-case.ts';
 
@@ -28,12 +27,10 @@ export const ListAccountOrdersSchema = v.strictObject({
 });
 
 export const GetAccountOrderSchema = v.strictObject({
-  order_id: uuidInput('order_id', 'Order id (from list_orders or create_order).'),
+  order_id: orderRefInput('order_id', 'Order id or number (1001, TD-1001).'),
 });
 
 export type AccountScope = Pick<Caller, 'accountId'>;
-
-const orderNotFound = () => new AppError('not_found', 'Order not found', [{ field: 'order_id', message: 'Unknown order' }]);
 
 export async function listAccountOrderPage(deps: Pick<Deps, 'db'>, caller: AccountScope, input: v.InferOutput<typeof ListAccountOrdersSchema>) {
   const limit = clampLimit(input.limit);
@@ -51,9 +48,5 @@ export async function listAccountOrderPage(deps: Pick<Deps, 'db'>, caller: Accou
 }
 
 export async function getAccountOrder(deps: Pick<Deps, 'db'>, caller: AccountScope, input: v.InferOutput<typeof GetAccountOrderSchema>) {
-  const order = await findOrder(deps.db, input.order_id.toLowerCase());
-  if (!order) throw orderNotFound();
-  const store = await findStore(deps.db, order.store_id);
-  if (!store || !sees(caller, store.account_id)) throw orderNotFound();
-  return orderDetail(deps, order);
+  return orderDetail(deps, (await orderOf(deps, caller, input.order_id)).order);
 }

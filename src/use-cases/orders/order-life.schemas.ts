@@ -3,9 +3,9 @@ import * as v from 'valibot';
 import { ORDER_FIELD_LIMITS as L } from '../../limits.ts';
 import { ORDER_STATUSES } from '../../db/tables/index.ts';
 import { cursorInput, limitInput } from '../pagination.ts';
-import { pageOf, textInput, uuidInput } from '../fields.ts';
+import { orderRefInput, pageOf, textInput, uuidInput } from '../fields.ts';
 
-const orderId = uuidInput('order_id', 'Order id (from list_orders or create_order).');
+const orderId = orderRefInput('order_id', 'Order id or number (1001, TD-1001).');
 const optionalText = (field: keyof typeof L, min: number, max: number, description: string) => v.optional(textInput(field, min, max, description));
 
 /** Statuses a person may set; cancelling goes through cancel_order. */

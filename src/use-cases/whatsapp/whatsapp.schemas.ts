@@ -2,7 +2,7 @@
 // are fixed (an object, not a record, §6.10), one per order event that may message the buyer.
 import * as v from 'valibot';
 import { MESSAGE_STATUSES, PLACEHOLDERS, WHATSAPP_EVENTS } from '../../domain/whatsapp-template.ts';
-import { booleanInput, optionalText, pageOf, textInput, uuidInput } from '../fields.ts';
+import { booleanInput, optionalText, orderRefInput, pageOf, textInput, uuidInput } from '../fields.ts';
 import { cursorInput, limitInput } from '../pagination.ts';
 
 /** A WhatsApp text message is at most 4,096 characters; templates leave room for the placeholders. */
@@ -54,7 +54,7 @@ export const UpdateWhatsappSettingsInput = v.strictObject({
 });
 
 export const PreviewWhatsappMessageInput = v.strictObject({
-  order_id: uuidInput('order_id', 'Order id (from list_orders).'),
+  order_id: orderRefInput('order_id', 'Order id or number (1001, TD-1001).'),
   template: v.optional(v.pipe(v.picklist(WHATSAPP_EVENTS, `template must be one of ${WHATSAPP_EVENTS.join(', ')}`), v.description("Render the store's template for this event."))),
   text: v.optional(textInput('text', 1, TEMPLATE_MAX, 'Or render this text (placeholders allowed). Exactly one of template and text.', true)),
 });
@@ -91,7 +91,7 @@ export const WhatsappPreview = v.object({
 });
 
 export const SendWhatsappMessageInput = v.strictObject({
-  order_id: uuidInput('order_id', 'Order id (from list_orders).'),
+  order_id: orderRefInput('order_id', 'Order id or number (1001, TD-1001).'),
   template: v.optional(v.pipe(v.picklist(WHATSAPP_EVENTS, `template must be one of ${WHATSAPP_EVENTS.join(', ')}`), v.description("Send the store's template for this event."))),
   text: v.optional(textInput('text', 1, TEMPLATE_MAX, 'Or send this text (placeholders allowed). Exactly one of template and text.', true)),
   idempotency_key: textInput('idempotency_key', 8, 200, 'Your unique key for this message: a retry with the same key returns the same message instead of sending twice.'),
@@ -99,7 +99,7 @@ export const SendWhatsappMessageInput = v.strictObject({
 
 export const ListWhatsappMessagesInput = v.strictObject({
   store_id: v.optional(uuidInput('store_id', 'Only this store (from list_stores).')),
-  order_id: v.optional(uuidInput('order_id', 'Only this order (from list_orders).')),
+  order_id: v.optional(orderRefInput('order_id', 'Only this order (id or number).')),
   status: v.optional(v.pipe(v.picklist(MESSAGE_STATUSES, `status must be one of ${MESSAGE_STATUSES.join(', ')}`), v.description('Only messages in this status.'))),
   cursor: cursorInput,
   limit: limitInput,
