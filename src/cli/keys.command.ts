@@ -32,7 +32,7 @@ export function register(program: Command): void {
     .command('roll')
     .description('issue a replacement key; the old one is revoked after the grace period')
     .argument('<id>', 'key id')
-    .option('--grace <minutes>', 'minutes the old key keeps working (default 0)', intOption('grace'), 0)
+    .option('--grace <minutes>', 'minutes the old key keeps working', intOption('grace'), 0)
     .action(async (id: string, o: { grace: number }, cmd: Command) => {
       const key = await withApp(cmd, async (app) => (await loadKeys()).rollApiKey(app, (await loadCaller()).OPERATOR, id, o.grace));
       if (!globals(cmd).json) process.stderr.write(`${shownOnce}\n`);

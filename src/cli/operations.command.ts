@@ -99,7 +99,7 @@ function registerOperation(program: Command, op: Operation, jsonSchema: JsonSche
   const path = words.filter((w) => !w.startsWith('<'));
   let parent = program;
   for (const word of path.slice(0, -1)) parent = subcommand(parent, word);
-  const cmd = parent.command(path.at(-1)!).description(op.description.replace(/ Scope: [^ ]+\.$/, ''));
+  const cmd = parent.command(path.at(-1)!).description((op.help ?? op.description).replace(/ Scope: [^ ]+\.$/, ''));
   const props = jsonSchema.properties ?? {};
   const required = new Set(jsonSchema.required ?? []);
   for (const name of positionals) cmd.argument(`<${kebab(name)}>`, props[name]?.description ?? name);

@@ -59,6 +59,23 @@ export function orderStats(rows: readonly StatRow[]): OrderStats {
   };
 }
 
+/**
+ * The UTC instant a calendar day (`YYYY-MM-DD`) starts at in a timezone: the local midnight, found
+ * by asking the zone its offset there (twice, for a day that starts inside a DST change).
+ */
+export function dayStartUtc(day: string, timeZone: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const wall = Date.UTC(y, m - 1, d);
+  const format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  const offset = (instant: number) => {
+    const p = Object.fromEntries(format.formatToParts(new Date(instant)).map((x) => [x.type, Number(x.value)]));
+    return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - instant;
+  };
+  let instant = wall - offset(wall);
+  instant = wall - offset(instant);
+  return new Date(instant).toISOString();
+}
+
 /** The calendar day an instant falls on in a timezone, `YYYY-MM-DD`. */
 export function localDay(instant: string, timeZone: string, formats: Map<string, Intl.DateTimeFormat> = new Map()): string {
   let format = formats.get(timeZone);

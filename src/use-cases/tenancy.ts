@@ -22,13 +22,13 @@ export const notFoundIn = (field: string, what: string) => new AppError('not_fou
 
 const lower = (id: string) => id.toLowerCase();
 
-export async function storeOf(deps: Pick<Deps, 'db'>, caller: Caller, id: string, field = 'store_id'): Promise<StoreRow> {
+export async function storeOf(deps: Pick<Deps, 'db'>, caller: Pick<Caller, 'accountId'>, id: string, field = 'store_id'): Promise<StoreRow> {
   const store = await findStore(deps.db, lower(id));
   if (!store || !sees(caller, store.account_id)) throw notFoundIn(field, 'Store');
   return store;
 }
 
-export async function productOf(deps: Pick<Deps, 'db'>, caller: Caller, id: string, field = 'product_id'): Promise<{ product: ProductRow; store: StoreRow }> {
+export async function productOf(deps: Pick<Deps, 'db'>, caller: Pick<Caller, 'accountId'>, id: string, field = 'product_id'): Promise<{ product: ProductRow; store: StoreRow }> {
   const product = await findProduct(deps.db, lower(id));
   const store = product && (await findStore(deps.db, product.store_id));
   if (!product || !store || !sees(caller, store.account_id)) throw notFoundIn(field, 'Product');

@@ -58,3 +58,24 @@ test('a derived command with an unknown option or a missing required option is a
   const r = await cliFails(tmp.file, ['products', 'create', '--name', 'X'], 2);
   assert.match(r.stderr, /--store/);
 });
+
+test('every command’s help is written for a person at a terminal: no “this conversation”, and each default said once (issue 24 §7)', async () => {
+  // The program as main.ts builds it with every derived command (main.ts itself runs the CLI on import).
+  const { Command } = await import('commander');
+  const program = new Command('codrail');
+  const groups = ['migrate', 'serve', 'demo', 'accounts', 'stores', 'keys', 'orders', 'cities', 'fulfillment', 'whatsapp', 'oauth', 'secrets'];
+  for (const group of groups) ((await import(`../../src/cli/${group}.command.ts`)) as { register(p: typeof program): void }).register(program);
+  const { registerGroups, registerOperations } = await import('../../src/cli/operations.command.ts');
+  registerGroups(program);
+  await registerOperations(program, (await import('../../src/use-cases/operations/index.ts')).OPERATIONS);
+  const problems: string[] = [];
+  const walk = (cmd: import('commander').Command, path: string[]) => {
+    const text = cmd.helpInformation();
+    const name = [...path, cmd.name()].join(' ');
+    if (/this conversation|the user\b/i.test(text)) problems.push(`${name}: speaks to an assistant`);
+    for (const line of text.split('\n')) if ((line.match(/\(default:? /g) ?? []).length > 1) problems.push(`${name}: ${line.trim()}`);
+    for (const sub of cmd.commands) walk(sub, [...path, cmd.name()]);
+  };
+  walk(program, []);
+  assert.deepEqual(problems, []);
+});

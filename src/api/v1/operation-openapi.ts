@@ -9,6 +9,9 @@ type Json = Record<string, unknown>;
 
 const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase());
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** REST readers are in no conversation: the CLI's words where an operation has them (issue 24 §7). */
+const restText = (op: Operation) => (op.help ? `${op.help} Scope: ${op.scope}.` : op.description);
+
 const error = (description: string) => ({ description, content: { 'application/json': { schema: ref('ErrorResponse') } } });
 
 const ERRORS = {
@@ -70,7 +73,7 @@ export function operationPaths(operations: readonly Operation[]): { paths: Recor
       [method.toLowerCase()]: {
         operationId: op.name,
         summary: op.title,
-        description: op.mcp === false ? `${op.description} REST and CLI only (not an MCP tool).` : `${op.description} MCP tool: \`${op.name}\`.`,
+        description: op.mcp === false ? `${restText(op)} REST and CLI only (not an MCP tool).` : `${restText(op)} MCP tool: \`${op.name}\`.`,
         tags: [op.tag ?? 'account'],
         security: [{ secretKey: [] }],
         ...(parameters.length && { parameters }),

@@ -135,6 +135,13 @@ export interface AccountOrderFilter {
   needsReview?: boolean | undefined;
   /** Order number, buyer name or phone. */
   text?: string | undefined;
+  /** not_pushed, pushed (the push job is done) or push_failed (failed or dead). */
+  pushState?: 'not_pushed' | 'pushed' | 'push_failed' | undefined;
+  /** Created within these UTC windows, one per store (each store's days in its own timezone). */
+  created?: readonly { storeId: string; from?: string | undefined; to?: string | undefined }[] | undefined;
+  /** The stored (catalog) region, case aside. */
+  departamento?: string | undefined;
+  productId?: string | undefined;
   /** Keyset: rows strictly after this (created_at, id) in descending order. */
   after?: { createdAt: string; id: string } | undefined;
   limit: number;
@@ -150,6 +157,31 @@ export const listAccountOrders = (db: Db, f: AccountOrderFilter) => {
   if (f.storeId) q = q.where('orders.store_id', '=', f.storeId);
   if (f.statuses?.length) q = q.where('orders.status', 'in', f.statuses);
   if (f.needsReview !== undefined) q = q.where('orders.needs_review', '=', f.needsReview ? 1 : 0);
+  if (f.productId) q = q.where('orders.product_id', '=', f.productId);
+  if (f.departamento) q = q.where(sql<string>`lower(orders.departamento)`, '=', f.departamento.toLowerCase());
+  if (f.pushState) {
+    const states = f.pushState === 'pushed' ? (['done'] as const) : f.pushState === 'push_failed' ? (['failed', 'dead'] as const) : (['done', 'failed', 'dead'] as const);
+    const not = f.pushState === 'not_pushed';
+    q = q.where((eb) => {
+      const job = eb.exists(
+        eb.selectFrom('fulfillment_jobs').select('fulfillment_jobs.id').whereRef('fulfillment_jobs.order_id', '=', 'orders.id').where('fulfillment_jobs.action', '=', 'push').where('fulfillment_jobs.state', 'in', [...states]),
+      );
+      return not ? eb.not(job) : job;
+    });
+  }
+  const windows = f.created;
+  if (windows)
+    q = q.where((eb) =>
+      eb.or(
+        windows.map((w) =>
+          eb.and([
+            eb('orders.store_id', '=', w.storeId),
+            ...(w.from ? [eb('orders.created_at', '>=', w.from)] : []),
+            ...(w.to ? [eb('orders.created_at', '<', w.to)] : []),
+          ]),
+        ),
+      ),
+    );
   const text = f.text;
   if (text) {
     const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

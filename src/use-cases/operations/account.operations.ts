@@ -21,7 +21,7 @@ export const accountOperations = [
     name: 'get_account_stats',
     title: 'Get account stats',
     description:
-      "Order KPIs for a period (days in each store's timezone): counts by status and push state, COD value by currency, confirmation, delivery and return rates; one store or all, per day or per store. Live orders only. Scope: orders:read.",
+      "Order KPIs for a period (days in each store's timezone): counts by status and push state, COD value by currency, confirmation, delivery and return rates; one store or all, per day or store. Live orders only. Scope: orders:read.",
     scope: 'orders:read',
     annotations: READ_ONLY,
     input: GetAccountStatsInput,

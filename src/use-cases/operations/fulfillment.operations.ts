@@ -52,6 +52,7 @@ export const fulfillmentOperations = [
     name: 'set_fulfillment_credentials',
     title: 'Set fulfillment credentials',
     description: "Save or replace a store's platform API token after a live check; stored encrypted, shown masked, never returned (it does pass through this conversation). Failed pushes retry with it. Scope: stores:write.",
+    help: "Save or replace a store's platform API token after a live check; stored encrypted, shown masked, never returned. Failed pushes retry with it.",
     scope: 'stores:write',
     annotations: PLATFORM_WRITE,
     input: SetFulfillmentCredentialsInput,

@@ -44,6 +44,7 @@ export const keyOperations = [
     name: 'create_secret_key',
     title: 'Create secret key',
     description: 'Create a svc_live_secret_ key for server-to-server calls (REST /api/v1, orders without origin checks), with at most your own scopes. Returned once and it will sit in this conversation: hand it to the user to store, never on a web page. Scope: stores:write.',
+    help: 'Create a svc_live_secret_ key for server-to-server calls (REST /api/v1, orders without origin checks), with at most your own scopes. Shown once: store it in a secret manager, never on a web page.',
     scope: 'stores:write',
     annotations: CREATES,
     input: CreateSecretKeyInput,

@@ -43,6 +43,11 @@ export interface Operation<I extends v.GenericSchema = v.GenericSchema, O extend
   hints?: Partial<Record<string, string>>;
   /** `METHOD /path` under /api/v1; each `:param` is an input field read from the path. */
   http: `${HttpMethod} /${string}`;
+  /**
+   * The CLI's own words, where the description speaks to an assistant (of "this conversation"):
+   * descriptions are written per surface (issue 24 §7). The CLI uses the description otherwise.
+   */
+  help?: string;
   /** The command words and `<field>` positionals, e.g. `products update <product_id>`; no CLI command when absent. */
   cli?: string;
   /**

@@ -13,7 +13,7 @@ export const orderOperations = [
     name: 'list_orders',
     title: 'List orders',
     description:
-      'Order summaries, newest first, filtered by store, status, review flag or a query on number, nombre or telefono (also the duplicate-buyer check). get_order for one full order. Paged with cursor/limit. Scope: orders:read.',
+      'Order summaries, newest first, by store, status, review flag, push state, days, region, product or a query on number, nombre or telefono (duplicate-buyer check). get_order for one. Paged. Scope: orders:read.',
     scope: 'orders:read',
     annotations: READ_ONLY,
     input: ListAccountOrdersSchema,
@@ -26,7 +26,7 @@ export const orderOperations = [
     name: 'get_order',
     title: 'Get order',
     description:
-      'Return one full order: buyer, address, pack, totals, status, city review flag and match, events timeline and fulfillment push state. Use list_orders to find the order_id. Scope: orders:read.',
+      'One full order: buyer, address, pack, totals, status, city review and match, event timeline, push state. order_id from list_orders, or the order number. Scope: orders:read.',
     scope: 'orders:read',
     annotations: READ_ONLY,
     input: GetAccountOrderSchema,
@@ -39,7 +39,7 @@ export const orderOperations = [
     name: 'create_order',
     title: 'Create order',
     description:
-      "Create a cash-on-delivery order priced from the product's packs (no price input). Enforces the floor and anti-fraud checks, canonicalizes the city, suppresses duplicates; an unsure city gives needs_review and city_candidates to confirm. Requires idempotency_key. Scope: orders:create.",
+      'Create a cash-on-delivery order priced from the packs (no price input): floor and anti-fraud checks, city canonicalized, duplicates suppressed; an unsure city gives needs_review and city_candidates. Requires idempotency_key. Scope: orders:create.',
     scope: 'orders:create',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     input: CreateAccountOrderSchema,

@@ -33,7 +33,7 @@ export const whatsappOperations = [
   defineOperation({
     name: 'update_whatsapp_settings',
     title: 'Update WhatsApp settings',
-    description: "Patch WhatsApp notifications: enabled, sender number, the phone-number id (of the store's own access_token + business_account_id, checked live, or one the operator assigned), which order events message the buyer and their texts. Omitted keys stay. Scope: whatsapp:write.",
+    description: "Patch WhatsApp notifications: enabled, sender number, phone-number id (of the store's own access_token + business_account_id, checked live, or one the operator assigned), which order events message the buyer, their texts. Omitted keys stay. Scope: whatsapp:write.",
     scope: 'whatsapp:write',
     annotations: CHANGES,
     input: UpdateWhatsappSettingsInput,

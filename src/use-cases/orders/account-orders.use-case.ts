@@ -9,9 +9,20 @@ import { clampLimit, cursorInput, decodeCursor, limitInput, toPage } from '../pa
 import { orderRefInput, uuidInput } from '../validate.ts';
 import { cleanText } from '../text-input.ts';
 import type { Caller } from '../caller.ts';
-import { orderOf } from '../tenancy.ts';
+import { orderOf, productOf, storeOf } from '../tenancy.ts';
+import { listStores } from '../../db/queries/stores.queries.ts';
+import { dayStartUtc } from '../../domain/order-stats.ts';
+import { fieldError } from '../../errors.ts';
 import { orderSummary } from './order-view.ts';
 import { orderDetail } from './orders.use-case.ts';
+
+const PUSH_STATES = ['not_pushed', 'pushed', 'push_failed'] as const;
+
+function day(field: string, description: string) {
+  return v.pipe(v.string(`${field} must be a string`), v.isoDate(`${field} must be a date YYYY-MM-DD`), v.description(description));
+}
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 export const ListAccountOrdersSchema = v.strictObject({
   store_id: v.optional(uuidInput('store_id', 'Only this store (ids from get_account).')),
@@ -22,6 +33,11 @@ export const ListAccountOrdersSchema = v.strictObject({
     v.pipe(cleanText('query', true), v.minLength(2, 'query must be at least 2 characters'), v.maxLength(100, 'query must be at most 100 characters'), v.description('Order number, buyer nombre or telefono (also the duplicate-buyer check).')),
   ),
   needs_review: v.optional(v.pipe(v.boolean('needs_review must be a boolean'), v.description('true: only orders whose city awaits review; false: only the others.'))),
+  fulfillment_state: v.optional(v.pipe(v.picklist(PUSH_STATES, `fulfillment_state must be one of ${PUSH_STATES.join(', ')}`), v.description('Push: not yet, done, or failed.'))),
+  created_from: v.optional(day('created_from', "From this day (store's timezone).")),
+  created_to: v.optional(day('created_to', 'To this day, included.')),
+  departamento: v.optional(v.pipe(cleanText('departamento', true), v.maxLength(100, 'departamento must be at most 100 characters'), v.description('Stored region, e.g. Antioquia.'))),
+  product_id: v.optional(uuidInput('product_id', 'Only this product.')),
   cursor: cursorInput,
   limit: limitInput,
 });
@@ -32,8 +48,23 @@ export const GetAccountOrderSchema = v.strictObject({
 
 export type AccountScope = Pick<Caller, 'accountId'>;
 
+/** Each store's window of days, from its own timezone (MCP-TOOLS.md §5.6): the UTC bounds the query compares. */
+async function createdWindows(deps: Pick<Deps, 'db'>, caller: AccountScope, input: v.InferOutput<typeof ListAccountOrdersSchema>) {
+  if (input.created_from === undefined && input.created_to === undefined) return undefined;
+  if (input.created_from !== undefined && input.created_to !== undefined && input.created_from > input.created_to)
+    throw fieldError('created_to', 'created_to must not be before created_from');
+  const stores = input.store_id !== undefined ? [await storeOf(deps, caller, input.store_id)] : await listStores(deps.db, caller.accountId ?? undefined);
+  return stores.map((s) => ({
+    storeId: s.id,
+    from: input.created_from && dayStartUtc(input.created_from, s.timezone),
+    to: input.created_to && dayStartUtc(nextDay(input.created_to), s.timezone),
+  }));
+}
+
 export async function listAccountOrderPage(deps: Pick<Deps, 'db'>, caller: AccountScope, input: v.InferOutput<typeof ListAccountOrdersSchema>) {
   const limit = clampLimit(input.limit);
+  const productId = input.product_id === undefined ? undefined : (await productOf(deps, caller, input.product_id)).product.id;
+  const created = await createdWindows(deps, caller, input);
   const after = decodeCursor(input.cursor, 2);
   const rows = await listAccountOrders(deps.db, {
     accountId: caller.accountId,
@@ -41,6 +72,10 @@ export async function listAccountOrderPage(deps: Pick<Deps, 'db'>, caller: Accou
     statuses: input.status,
     needsReview: input.needs_review,
     text: input.query,
+    pushState: input.fulfillment_state,
+    created,
+    departamento: input.departamento,
+    productId,
     after: after ? { createdAt: after[0]!, id: after[1]! } : undefined,
     limit: limit + 1,
   });

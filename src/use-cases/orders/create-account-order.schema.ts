@@ -22,9 +22,9 @@ const optionalText = (field: keyof typeof L, max: number, description: string) =
 export const BuyerSchema = v.pipe(
   v.strictObject({
     nombre: text('nombre', L.nombre.min, L.nombre.max, 'Buyer full name.'),
-    telefono: text('telefono', L.telefono.min, L.telefono.max, "Buyer phone, national or E.164; must be valid for the store's country."),
+    telefono: text('telefono', L.telefono.min, L.telefono.max, "National or E.164, valid for the store's country."),
     departamento: text('departamento', L.departamento.min, L.departamento.max, 'Region: departamento / estado / provincia.'),
-    ciudad: text('ciudad', L.ciudad.min, L.ciudad.max, 'City; canonicalized against the catalog (see canonicalize_city).'),
+    ciudad: text('ciudad', L.ciudad.min, L.ciudad.max, 'City, canonicalized (see canonicalize_city).'),
     direccion: text('direccion', L.direccion.min, L.direccion.max, 'Delivery address.'),
     barrio: optionalText('barrio', L.barrio.max, 'Neighbourhood.'),
     referencia: optionalText('referencia', L.referencia.max, 'Delivery reference, e.g. "casa azul".'),
@@ -43,7 +43,7 @@ export const CreateAccountOrderSchema = v.strictObject({
       cleanText('pack', true),
       v.minLength(L.pack.min, 'pack must not be empty'),
       v.maxLength(L.pack.max, `pack must be at most ${L.pack.max} characters`),
-      v.description(`Pack code like 1x, 2x, 3x (default ${DEFAULT_PACK}); its price is the unit price.`),
+      v.description(`Pack code: 1x, 2x, 3x… (default ${DEFAULT_PACK}).`),
     ),
   ),
   quantity: v.optional(packQuantity(`Number of packs (default ${ORDER_QUANTITY.default}).`)),
