@@ -13,14 +13,14 @@ export interface Page<T> {
 const MAX_CURSOR_CHARS = 1_000;
 
 export const cursorInput = v.optional(
-  v.pipe(v.string('cursor must be a string'), v.description('next_cursor of the previous page.')),
+  v.pipe(v.string('cursor must be a string'), v.description("The last page's next_cursor.")),
 );
 
 export const limitInput = v.optional(
   v.pipe(
     v.number('limit must be a number'),
     v.integer('limit must be a whole number'),
-    v.description(`Page size 1-${TOOL_LIST_MAX_LIMIT}, default ${TOOL_LIST_DEFAULT_LIMIT}.`),
+    v.description(`1-${TOOL_LIST_MAX_LIMIT}, default ${TOOL_LIST_DEFAULT_LIMIT}.`),
   ),
 );
 

@@ -24,7 +24,7 @@ export const keyOperations = [
   defineOperation({
     name: 'create_publishable_key',
     title: 'Create publishable key',
-    description: "Create a svc_live_pub_ or svc_test_pub_ key for one store's browser checkouts, working only from allowed_domains (a subset of the store's; omit to follow them). test mode makes sandbox orders. Scope: stores:write.",
+    description: "Create a svc_live_pub_ or svc_test_pub_ key for one store's browser checkouts, only from allowed_domains (a subset of the store's; omit to follow them); test keys make sandbox orders. Scope: stores:write.",
     scope: 'stores:write',
     annotations: CREATES,
     input: CreatePublishableKeyInput,

@@ -54,7 +54,7 @@ export const landingOperations = [
   defineOperation({
     name: 'create_landing_page',
     title: 'Create landing page',
-    description: 'Create a landing page selling one product at /l/<slug> (slug unique), unpublished unless publish is true, with optional sections, SEO and theme. Then set_landing_sections and publish_landing_page. Scope: landings:write.',
+    description: 'Create a landing page selling one product at /l/<slug> (unique), unpublished unless publish is true, with optional sections, SEO and theme; then publish_landing_page. Scope: landings:write.',
     scope: 'landings:write',
     annotations: CREATES,
     input: CreateLandingPageInput,
@@ -81,7 +81,7 @@ export const landingOperations = [
   defineOperation({
     name: 'set_landing_sections',
     title: 'Set landing sections',
-    description: 'Replace the ordered section list (1-30). Each section is a flat object with a type (hero, benefits, testimonials, faq, guarantee, gallery, text, cta) and heading, body, image_url, items as its type needs. Scope: landings:write.',
+    description: 'Replace the ordered sections (1-30): flat objects with a type (hero, benefits, testimonials, faq, guarantee, gallery, text, cta) and heading, body, image_url, items as it needs. Scope: landings:write.',
     scope: 'landings:write',
     annotations: CHANGES,
     input: SetLandingSectionsInput,

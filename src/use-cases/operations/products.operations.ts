@@ -60,7 +60,7 @@ export const productOperations = [
   defineOperation({
     name: 'create_product',
     title: 'Create product',
-    description: 'Create a product, a draft unless status is active, with optional packs (1x/2x/3x ladder) and price floor (each pack ≥ floor × quantity). It must be active before a landing page is published. Scope: products:write.',
+    description: 'Create a product, a draft unless status is active, with optional packs (1x/2x/3x ladder), price floor (each pack ≥ floor × quantity) and images. Active before its landing page is published. Scope: products:write.',
     scope: 'products:write',
     annotations: CREATES,
     input: CreateProductInput,

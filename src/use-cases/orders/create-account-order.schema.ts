@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import { DEFAULT_PACK, IDEMPOTENCY_KEY_MAX, ORDER_FIELD_LIMITS as L, ORDER_QUANTITY } from '../../limits.ts';
 import { uuidInput } from '../validate.ts';
+import { optionalText as fieldText } from '../fields.ts';
 import { cleanText } from '../text-input.ts';
 import { packQuantity } from './create-order.schema.ts';
 
@@ -35,6 +36,9 @@ export const BuyerSchema = v.pipe(
   v.description('Who receives the parcel and pays on delivery.'),
 );
 
+/** Like add_order_note's text (multi-line, ≤ 1000). */
+const optionalNote = fieldText('notes', 1000, 'First internal note, e.g. a call outcome.', true);
+
 export const CreateAccountOrderSchema = v.strictObject({
   store_id: uuidInput('store_id', 'Store id (from get_account).'),
   product_id: uuidInput('product_id', 'Product id of that store.'),
@@ -48,6 +52,8 @@ export const CreateAccountOrderSchema = v.strictObject({
   ),
   quantity: v.optional(packQuantity(`Number of packs (default ${ORDER_QUANTITY.default}).`)),
   buyer: BuyerSchema,
+  landing_page_id: v.optional(uuidInput('landing_page_id', 'The landing page the sale came from.')),
+  notes: optionalNote,
   idempotency_key: v.pipe(
     v.string('idempotency_key must be a string'),
     v.regex(/^[\x21-\x7e]+$/, 'idempotency_key must be printable ASCII without spaces'),

@@ -57,12 +57,13 @@ export async function createAccountOrder(deps: Deps, caller: Caller, input: Crea
     quantity,
     unit_price: unitPrice,
     total_price: toMajor(pack.price_minor * quantity),
+    ...(input.landing_page_id !== undefined && { landing_page_id: input.landing_page_id }),
   };
 
   let outcome;
   try {
     const principal = { accountId: store.account_id, actor: caller.actor, subjectId: caller.subjectId, apiKeyId: caller.credential === 'secret_key' ? caller.subjectId : null };
-    outcome = await createOrder(deps, { body, principal, ip: null, idempotencyKey: input.idempotency_key }, {});
+    outcome = await createOrder(deps, { body, principal, ip: null, idempotencyKey: input.idempotency_key, note: input.notes }, {});
   } catch (error) {
     throw error instanceof AppError ? renamed(error) : error;
   }

@@ -54,6 +54,8 @@ export interface OrderRequest extends PresentedCredential {
   body: Record<string, unknown>;
   /** Set by account surfaces (MCP create_order): replaces the key checks of steps 3–4. */
   principal?: AccountCaller | undefined;
+  /** An account caller's first internal note (create_order `notes`): an `order.note` event written with the order. */
+  note?: string | undefined;
   origin?: string | undefined;
   referer?: string | undefined;
   ip: string | null;
@@ -125,7 +127,14 @@ async function resolveCaller(deps: Deps, req: OrderRequest, trace: OrderTrace): 
     const productId = uuidField(req.body, 'product_id');
     const store = await activeStore(deps, storeId);
     if (!store || store.account_id !== principal.accountId) throw new AppError('not_found', 'Store not found', [{ field: 'store_id', message: 'Unknown store' }]);
-    return { mode: 2, store, productId, landingId: null, key: null, sandbox: false, actor: principal.actor, subjectId: principal.subjectId, principalKeyId: principal.apiKeyId ?? null };
+    // The page the sale came from (create_order `landing_page_id`): a landing of this store selling this product.
+    let landingId: string | null = null;
+    if (isSet(req.body.landing_page_id)) {
+      landingId = uuidField(req.body, 'landing_page_id');
+      const landing = await findLanding(deps.db, landingId);
+      if (!landing || landing.store_id !== store.id || landing.product_id !== productId) throw fieldError('landing_page_id', 'Unknown landing page of this store selling this product');
+    }
+    return { mode: 2, store, productId, landingId, key: null, sandbox: false, actor: principal.actor, subjectId: principal.subjectId, principalKeyId: principal.apiKeyId ?? null };
   }
   if (mode === 1) {
     const landingId = uuidField(req.body, 'landing_page_id');
@@ -244,7 +253,8 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
   }
 
   const idemKey = idempotencyKeyHeader(req.idempotencyKey);
-  const requestHash = idemKey ? createHash('sha256').update(stableJson(req.body)).digest('hex') : '';
+  // The note is part of what a retry must repeat (an order without one hashes as before).
+  const requestHash = idemKey ? createHash('sha256').update(stableJson(req.note ? { body: req.body, note: req.note } : req.body)).digest('hex') : '';
   const city = await canonicalCity(deps, r.store, input);
   const needsReview = city !== undefined && !city.confident;
 
@@ -353,6 +363,7 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
       },
       created_at: nowIso,
     });
+    if (req.note) await deps.orderEvents.record(tx, { order_id: order.id, store_id: r.store.id, type: 'order.note', actor: r.actor, data: { text: req.note }, created_at: nowIso });
     if (r.key && (r.key.last_used_at === null || now.getTime() - Date.parse(r.key.last_used_at) > KEY_TOUCH_INTERVAL_MS)) await touchKey(tx, r.key.id, nowIso);
     const body = createdBody(order);
     await remember(body);
