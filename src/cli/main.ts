@@ -12,6 +12,7 @@ import { register as fulfillment } from './fulfillment.command.ts';
 import { register as oauth } from './oauth.command.ts';
 import { register as whatsapp } from './whatsapp.command.ts';
 import { register as secrets } from './secrets.command.ts';
+import { register as consoleApp } from './console.command.ts';
 import { registerGroups, registerOperations, requestedGroup } from './operations.command.ts';
 import { fail, printJsonError } from './output.ts';
 
@@ -24,7 +25,7 @@ export async function buildProgram(withOperations: boolean): Promise<Command> {
     .option('--json', 'print exactly one JSON document on stdout')
     .showHelpAfterError()
     .exitOverride();
-  for (const group of [migrate, serve, demo, accounts, stores, keys, orders, cities, fulfillment, whatsapp, oauth, secrets]) group(program);
+  for (const group of [migrate, serve, demo, accounts, stores, keys, orders, cities, fulfillment, whatsapp, oauth, secrets, consoleApp]) group(program);
   registerGroups(program);
   // Only a command line that names a derived group pays for loading every use-case (SPEC 14: `--help` stays fast).
   if (withOperations) await registerOperations(program, (await import('../use-cases/operations/index.ts')).OPERATIONS);

@@ -13,7 +13,8 @@ export const orderRefInput = (field: string, description: string) =>
   v.pipe(
     v.string(`${field} must be a string`),
     v.trim(),
-    v.check((t) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(t) || /^[A-Za-z0-9-]{0,10}[1-9]\d{0,11}$/.test(t), `${field} must be an order id (UUID) or an order number such as 1001 or TD-1001`),
+    // Order numbers start at FIRST_ORDER_NUMBER (1001): "pedido-1" is no order of anyone's.
+    v.check((t) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(t) || /^[A-Za-z0-9-]{0,10}[1-9]\d{3,11}$/.test(t), `${field} must be an order id (UUID) or an order number such as 1001 or TD-1001`),
     v.description(description),
   );
 

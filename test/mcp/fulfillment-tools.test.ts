@@ -303,7 +303,7 @@ describe('fulfillment tools', () => {
       const pending = await createOrder();
       await expectToolError(server.deps, client, 'push_order_to_fulfillment', { order_id: pending }, 'invalid_state', 'order_id');
       assert.deepEqual(atPlatform(pending), []);
-      await expectToolError(server.deps, client, 'push_order_to_fulfillment', { order_id: 'pedido uno' }, 'invalid_input', 'order_id');
+      await expectToolError(server.deps, client, 'push_order_to_fulfillment', { order_id: 'pedido-1' }, 'invalid_input', 'order_id');
       await expectInsufficientScope(server, tokens.ordersRead, ORDERS_READ, 'push_order_to_fulfillment', { order_id: pending }, 'orders:write');
       await expectForeignLikeUnknown(server.deps, client, 'push_order_to_fulfillment', (id) => ({ order_id: id }), foreignOrder, 'order_id');
       assert.deepEqual(atPlatform(foreignOrder), []);

@@ -61,7 +61,7 @@ describe('the buyer’s page on a phone', () => {
   /** The share of an element inside the viewport (0: off screen). */
   const inView = (page: Page, selector: string) =>
     page.locator(selector).first().evaluate((el) => {
-      const r = el.getBoundingClientRect();
+      const r = (el as unknown as { getBoundingClientRect(): { top: number; bottom: number; height: number } }).getBoundingClientRect();
       const style = (globalThis as unknown as { getComputedStyle(e: unknown): { visibility: string } }).getComputedStyle(el);
       const h = (globalThis as unknown as { innerHeight: number }).innerHeight;
       if (style.visibility === 'hidden' || r.height === 0) return 0;
