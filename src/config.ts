@@ -278,6 +278,11 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
 }
 
 /** Whether the public base URL was given (flag or CODRAIL_BASE_URL) rather than derived from host and port. */
+/** What a terminal app reads from its environment: NO_COLOR (no-color.org) and the locale (LC_ALL, LC_MESSAGES, LANG). */
+export function terminalPreferences(env: Env = process.env): { noColor: boolean; locale: string } {
+  return { noColor: Boolean(env.NO_COLOR), locale: env.LC_ALL || env.LC_MESSAGES || env.LANG || '' };
+}
+
 export function baseUrlIsExplicit(flags: Pick<ConfigFlags, 'baseUrl'>, env: Env = process.env): boolean {
   return pick(flags.baseUrl, env.CODRAIL_BASE_URL) !== undefined;
 }

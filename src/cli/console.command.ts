@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { AppError } from '../errors.ts';
 import { withApp } from './output.ts';
+import { terminalPreferences } from '../config.ts';
 
 /** Reads a line from the terminal without echoing it (the password). */
 function askHidden(prompt: string): Promise<string> {
@@ -48,11 +49,12 @@ export function register(program: Command): void {
           import('../console/console-text.ts'),
           import('ink'),
           import('react'),
-          import('../console/console-app.tsx'),
+          import('../console/components/console-app.tsx'),
         ]);
         const session = opts.local ? localSession(app) : await userSession(app, opts.email!, await askHidden(`password for ${opts.email}: `));
-        const text = CONSOLE_TEXT[consoleLang(opts.lang)];
-        const color = !process.env.NO_COLOR;
+        const terminal = terminalPreferences();
+        const text = CONSOLE_TEXT[consoleLang(opts.lang, terminal.locale)];
+        const color = !terminal.noColor;
         const instance = render(createElement(ConsoleApp, { session, text, color }));
         await instance.waitUntilExit();
       });

@@ -66,9 +66,8 @@ export const CONSOLE_TEXT = {
 
 export type ConsoleText = (typeof CONSOLE_TEXT)[ConsoleLang];
 
-/** `--lang`, else the locale (LC_ALL, LC_MESSAGES, LANG): Spanish for es_*, English otherwise. */
-export function consoleLang(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): ConsoleLang {
+/** `--lang`, else the locale (config's terminalPreferences): Spanish for es_*, English otherwise. */
+export function consoleLang(flag: string | undefined, locale: string): ConsoleLang {
   if (flag === 'es' || flag === 'en') return flag;
-  const locale = env.LC_ALL || env.LC_MESSAGES || env.LANG || '';
   return /^es\b|^es_/i.test(locale) ? 'es' : 'en';
 }

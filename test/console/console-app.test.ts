@@ -11,7 +11,8 @@ import { openShop, orderBody, postOrder, seedShop, type Shop } from '../helpers/
 import type { TestServer } from '../helpers/server.ts';
 import { until } from '../helpers/wait.ts';
 import { OPEN_LIMITS, nextPhone } from '../api/orders/order-kit.ts';
-import { ConsoleApp } from '../../src/console/console-app.tsx';
+import { ConsoleApp } from '../../src/console/components/console-app.tsx';
+import { terminalPreferences } from '../../src/config.ts';
 import { localSession, userSession, type ConsoleSession } from '../../src/console/console-session.ts';
 import { CONSOLE_TEXT, consoleLang } from '../../src/console/console-text.ts';
 import { createUser } from '../../src/use-cases/accounts/accounts.use-case.ts';
@@ -130,10 +131,13 @@ describe('codrail console (ink)', () => {
     app.unmount();
   });
 
-  test('the language follows --lang, else the locale', () => {
-    assert.equal(consoleLang('en', { LANG: 'es_CO.UTF-8' }), 'en');
-    assert.equal(consoleLang(undefined, { LANG: 'es_CO.UTF-8' }), 'es');
-    assert.equal(consoleLang(undefined, { LC_ALL: 'en_US.UTF-8', LANG: 'es_MX' }), 'en');
-    assert.equal(consoleLang(undefined, {}), 'en');
+  test('the language follows --lang, else the locale; NO_COLOR turns colour off', () => {
+    const locale = (env: Record<string, string>) => terminalPreferences(env).locale;
+    assert.equal(consoleLang('en', locale({ LANG: 'es_CO.UTF-8' })), 'en');
+    assert.equal(consoleLang(undefined, locale({ LANG: 'es_CO.UTF-8' })), 'es');
+    assert.equal(consoleLang(undefined, locale({ LC_ALL: 'en_US.UTF-8', LANG: 'es_MX' })), 'en');
+    assert.equal(consoleLang(undefined, locale({})), 'en');
+    assert.equal(terminalPreferences({ NO_COLOR: '1' }).noColor, true);
+    assert.equal(terminalPreferences({}).noColor, false);
   });
 });

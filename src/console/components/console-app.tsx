@@ -5,9 +5,9 @@
 // colour is only an aid (NO_COLOR turns it off).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Box, Text, useApp, useInput, useStdout } from 'ink';
-import type { ConsoleSession } from './console-session.ts';
-import type { ConsoleText } from './console-text.ts';
-import { terminalValue } from '../domain/terminal-text.ts';
+import type { ConsoleSession } from '../console-session.ts';
+import type { ConsoleText } from '../console-text.ts';
+import { terminalValue } from '../../domain/terminal-text.ts';
 
 export interface OrderRowView {
   id: string;
