@@ -47,7 +47,8 @@ describe('codrail console (ink)', () => {
   const open = (session: ConsoleSession, lang: 'es' | 'en' = 'en') => render(createElement(ConsoleApp, { session, text: CONSOLE_TEXT[lang], refreshMs: 100, color: false }));
   const local = () => localSession(server.deps as unknown as App);
   const frameHas = async (frame: () => string | undefined, text: string | RegExp) =>
-    until(`the console to show ${text}`, () => (typeof text === 'string' ? frame()?.includes(text) : text.test(frame() ?? '')) === true, 3000);
+    // Generous: the suite runs beside Chromium and Lighthouse on two cores; a passing wait returns at once.
+    until(`the console to show ${text}`, () => (typeof text === 'string' ? frame()?.includes(text) : text.test(frame() ?? '')) === true, 15_000);
 
   test('the header lists the screens and the list shows every order, newest first, cut to 80 columns', async () => {
     const app = open(local());
@@ -65,9 +66,10 @@ describe('codrail console (ink)', () => {
     const app = open(local());
     await frameHas(app.lastFrame, 'Luis Pérez');
     app.stdin.write('j'); // from the newest (Otra Cuenta) to Luis Pérez
-    await pause();
+    await frameHas(app.lastFrame, /^›.*Luis Pérez/m);
     await place(shop, 'late', { nombre: 'Marta Ruiz', departamento: 'Antioquia', ciudad: 'Envigado' });
     await frameHas(app.lastFrame, 'Marta Ruiz');
+    assert.match(app.lastFrame()!, /^›.*Luis Pérez/m, 'the selection stayed on its order');
     app.stdin.write('\r');
     await frameHas(app.lastFrame, `#${numbers.flagged}`);
     assert.match(app.lastFrame()!, /Luis Pérez/, 'Enter opened the order that was selected before the new one came');
@@ -80,8 +82,9 @@ describe('codrail console (ink)', () => {
     // Down until Ana Gómez's row carries the selection mark, then open it.
     for (let i = 0; i < 6 && !/^›.*Ana Gómez/m.test(app.lastFrame()!); i++) {
       app.stdin.write(DOWN);
-      await pause();
+      await pause(150);
     }
+    await frameHas(app.lastFrame, /^›.*Ana Gómez/m);
     assert.match(app.lastFrame()!, /^›.*Ana Gómez/m, 'the selected row is marked without colour');
     app.stdin.write('\r');
     await frameHas(app.lastFrame, `#${numbers.medellin}`);
@@ -101,7 +104,7 @@ describe('codrail console (ink)', () => {
     const app = open(local());
     await frameHas(app.lastFrame, 'Ana Gómez');
     app.stdin.write('2');
-    await until('the review queue', () => !app.lastFrame()!.includes('Ana Gómez') && app.lastFrame()!.includes('Luis Pérez'), 3000);
+    await until('the review queue', () => !app.lastFrame()!.includes('Ana Gómez') && app.lastFrame()!.includes('Luis Pérez'), 15_000);
     assert.doesNotMatch(app.lastFrame()!, /Otra Cuenta/);
     app.stdin.write('1');
     await frameHas(app.lastFrame, 'Ana Gómez');
@@ -115,7 +118,7 @@ describe('codrail console (ink)', () => {
     await frameHas(app.lastFrame, 'Teclas');
     for (const row of CONSOLE_TEXT.es.helpRows) assert.ok(app.lastFrame()!.includes(row[1]), row[1]);
     app.stdin.write(ESC);
-    await until('the help to close', () => !app.lastFrame()!.includes('Teclas'), 2000);
+    await until('the help to close', () => !app.lastFrame()!.includes('Teclas'), 15_000);
     app.unmount();
   });
 
