@@ -3,10 +3,10 @@
 // list refreshes on its own and keeps its selection, j/k and Enter open an order's detail (address
 // as typed and as shipped, push state, timeline), Esc goes back, 2 shows the city review queue, ?
 // the keys; a user signs in with the OAuth users' email and password and sees only their account.
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement } from 'react';
-import { render } from 'ink-testing-library';
+import { cleanup, render } from 'ink-testing-library';
 import { openShop, orderBody, postOrder, seedShop, type Shop } from '../helpers/fixtures.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { until } from '../helpers/wait.ts';
@@ -22,7 +22,7 @@ const ESC = '\u001B';
 const DOWN = '\u001B[B';
 const pause = (ms = 60) => new Promise((r) => setTimeout(r, ms));
 
-describe('codrail console (ink)', () => {
+describe('codrail console (ink)', { timeout: 60_000 }, () => {
   let server: TestServer;
   let shop: Shop;
   let other: Shop;
@@ -42,6 +42,8 @@ describe('codrail console (ink)', () => {
     await place(other, 'foreign', { nombre: 'Otra Cuenta' });
     await createUser(server.deps, { account_id: shop.accountId, email: 'soporte@tienda.test', password: 'clave-de-soporte-1', role: 'support' });
   });
+  // A failed assertion must not leave an app mounted: its refresh timer would keep the process alive.
+  afterEach(() => cleanup());
   after(() => server.close());
 
   const open = (session: ConsoleSession, lang: 'es' | 'en' = 'en') => render(createElement(ConsoleApp, { session, text: CONSOLE_TEXT[lang], refreshMs: 100, color: false }));
@@ -65,7 +67,11 @@ describe('codrail console (ink)', () => {
   test('a new order appears on its own, and the selection stays on its order', async () => {
     const app = open(local());
     await frameHas(app.lastFrame, 'Luis Pérez');
-    app.stdin.write('j'); // from the newest (Otra Cuenta) to Luis Pérez
+    // From the newest (Otra Cuenta) down to Luis Pérez, one key at a time, each seen on screen.
+    for (let i = 0; i < 5 && !/^›.*Luis Pérez/m.test(app.lastFrame()!); i++) {
+      app.stdin.write('j');
+      await pause(150);
+    }
     await frameHas(app.lastFrame, /^›.*Luis Pérez/m);
     await place(shop, 'late', { nombre: 'Marta Ruiz', departamento: 'Antioquia', ciudad: 'Envigado' });
     await frameHas(app.lastFrame, 'Marta Ruiz');
