@@ -4,7 +4,6 @@ import { globals, intOption, print, shown, withApp } from './output.ts';
 
 // Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
 const loadOrders = () => import('../use-cases/orders/orders.use-case.ts');
-const loadResolveCity = () => import('../use-cases/orders/resolve-city.use-case.ts');
 
 type Summary = { order_number: number; id: string; status: string; nombre: string; ciudad: string; total_price: number; currency: string; needs_review: boolean; sandbox: boolean; created_at: string; store_name?: string; review_reason?: string | null };
 
@@ -42,16 +41,5 @@ export function register(program: Command): void {
     .action(async (text: string, o: { limit: number }, cmd: Command) => {
       const list = await withApp(cmd, async (app) => (await loadOrders()).searchOrderSummaries(app, text, o.limit));
       print(globals(cmd), list, lines(list));
-    });
-  orders
-    .command('resolve-city')
-    .description("set a flagged order's region and city to a catalog entry; releases its held fulfillment push")
-    .argument('<id-or-number>', 'order id, or order number')
-    .requiredOption('--region <name>', 'catalog region (accents and case do not matter)')
-    .requiredOption('--city <name>', 'catalog city of that region')
-    .option('--store <id>', 'store of the order number')
-    .action(async (idOrNumber: string, o: { region: string; city: string; store?: string }, cmd: Command) => {
-      const order = await withApp(cmd, async (app) => (await loadResolveCity()).resolveOrderCity(app, { order: idOrNumber, storeId: o.store, region: o.region, city: o.city, actor: 'cli' }));
-      print(globals(cmd), order, `#${order.order_number} ${order.id}: ${shown(order.ciudad)} (${shown(order.departamento)})${order.fulfillment ? `, fulfillment ${order.fulfillment.state}` : ''}`);
     });
 }

@@ -51,9 +51,9 @@ export async function keyOf(deps: Pick<Deps, 'db'>, caller: Caller, id: string, 
 /**
  * An order as support staff and buyers name it (issue 24 §7): its id, or its order number — 1001,
  * or TD-1001 with the store's prefix — resolved inside the caller's account like any id. A number
- * several of the account's stores have is refused, naming how to say which.
+ * several of the account's stores have is refused, naming how to say which (or the CLI's `--store`).
  */
-export async function orderOf(deps: Pick<Deps, 'db'>, caller: Pick<Caller, 'accountId'>, ref: string, field = 'order_id'): Promise<{ order: OrderRow; store: StoreRow }> {
+export async function orderOf(deps: Pick<Deps, 'db'>, caller: Pick<Caller, 'accountId'>, ref: string, field = 'order_id', storeId?: string): Promise<{ order: OrderRow; store: StoreRow }> {
   const text = ref.trim();
   let order: OrderRow | undefined;
   if (UUID_PATTERN.test(text)) order = await findOrder(deps.db, lower(text));
@@ -62,7 +62,8 @@ export async function orderOf(deps: Pick<Deps, 'db'>, caller: Pick<Caller, 'acco
     // "T21001" may be store T2's 1001 or store T's 21001: each split whose number has no leading zero.
     const splits = [...digits].map((_, i) => ({ prefix: text.slice(0, text.length - digits.length + i).toUpperCase(), number: digits.slice(i) })).filter((s) => !s.number.startsWith('0') && s.number.length <= 12);
     const found = splits.length === 0 ? [] : await findOrdersByNumbers(deps.db, [...new Set(splits.map((s) => Number(s.number)))], caller.accountId);
-    const matches = found.filter((o) => splits.some((s) => Number(s.number) === o.order_number && (s.prefix === '' || s.prefix === (o.store_prefix ?? '').toUpperCase())));
+    // The CLI's `--store` says which store's number it is.
+    const matches = found.filter((o) => (storeId === undefined || o.store_id === lower(storeId)) && splits.some((s) => Number(s.number) === o.order_number && (s.prefix === '' || s.prefix === (o.store_prefix ?? '').toUpperCase())));
     if (matches.length > 1)
       throw new AppError('invalid_input', `Order number ${text} is in ${matches.length} stores`, [
         { field, message: `${text} is an order number of ${matches.length} stores: give the order id${matches.every((m) => m.store_prefix) ? `, or the number with its store's prefix (${matches.map((m) => `${m.store_prefix}${m.order_number}`).join(', ')})` : ''}` },

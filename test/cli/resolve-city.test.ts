@@ -161,7 +161,7 @@ test('orders resolve-city sets the catalog spelling and code, keeps the buyer te
 });
 
 test('orders resolve-city by order number resolves that order and releases its job', async () => {
-  const { json } = await cliJson(tmp.file, ['orders', 'resolve-city', String(byNumberOrderNumber), '--store', shop.storeId, '--region', 'VALLE DEL CAUCA', '--city', 'Palmira']);
+  const { json } = await cliJson(tmp.file, ['orders', 'resolve-city', String(byNumberOrderNumber), '--region', 'VALLE DEL CAUCA', '--city', 'Palmira']);
   assert.equal(json.id, ids.byNumber);
   assert.deepEqual(orderRow(ids.byNumber), {
     departamento: 'Valle del Cauca',

@@ -4,6 +4,7 @@
 // only when an earlier one may have created it. Issue 21 §2: during the outage the store's circuit is
 // open — one probe at a time instead of every push retrying — and the probe that finds the platform
 // back makes every waiting push due at once.
+import { OPERATOR } from '../../src/use-cases/caller.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -51,7 +52,7 @@ test('a platform down for longer than ten tries used to last comes back: every o
     await until('two probes to fail', () => requests.refused() >= atOpen + 2);
 
     const askedAt = Date.now();
-    const during = await listPushJobs(server.deps, undefined, 100);
+    const during = await listPushJobs(server.deps, OPERATOR, { limit: 100 });
     const answeredAt = Date.now();
     assert.equal(during.counts.dead, 0, 'nothing gave up during the outage');
     assert.equal(during.backlog.pending, 20);
@@ -66,7 +67,7 @@ test('a platform down for longer than ten tries used to last comes back: every o
 
     // The platform comes back: the next probe succeeds and every waiting push is due at once.
     down = false;
-    await until('every push done', async () => (await listPushJobs(server.deps, 'done', 100)).jobs.length === 20);
+    await until('every push done', async () => (await listPushJobs(server.deps, OPERATOR, { state: 'done', limit: 100 })).jobs.length === 20);
     assert.equal(worker.circuits.isOpen(destination), false);
     // The probe closed the circuit and released the store's waiting pushes (due now whatever their backoff said).
     assert.ok(server.logs.some((l) => l.destination === destination && typeof l.released === 'number'), 'the circuit closed on the successful probe');
@@ -78,7 +79,7 @@ test('a platform down for longer than ten tries used to last comes back: every o
     assert.equal(requests.created(), 20);
     assert.equal(requests.lookups(), 0, 'no try looked an order up');
     assert.equal(server.logs.filter((l) => l.kind === 'unknown').length, 0, 'no outcome was unknown');
-    const after = await listPushJobs(server.deps, undefined, 100);
+    const after = await listPushJobs(server.deps, OPERATOR, { limit: 100 });
     assert.deepEqual([after.backlog.pending, after.backlog.oldest_pending_age_s], [0, null]);
     const replays = await server.deps.db.selectFrom('order_events').select('id').where('type', '=', 'fulfillment.replayed').execute();
     assert.equal(replays.length, 0, 'no replay was needed');
@@ -126,8 +127,8 @@ test('a try whose answer was lost looks the order up first, and the look-up that
     const client = await connect(server.url, shop.secretKey);
     const id = (await call(client, 'create_order', { store_id: shop.storeId, product_id: shop.productId, buyer: buyer({ telefono: nextPhone() }), idempotency_key: 'lost-1' })).value.id;
     await client.close();
-    await until('the push done', async () => (await listPushJobs(server.deps, 'done', 10)).jobs.some((j) => j.order_id === id));
-    const job = (await listPushJobs(server.deps, 'done', 10)).jobs.find((j) => j.order_id === id)!;
+    await until('the push done', async () => (await listPushJobs(server.deps, OPERATOR, { state: 'done', limit: 10 })).jobs.some((j) => j.order_id === id));
+    const job = (await listPushJobs(server.deps, OPERATOR, { state: 'done', limit: 10 })).jobs.find((j) => j.order_id === id)!;
     assert.equal(job.attempts, 2, 'the create whose answer was lost, then a look-up that found it');
     const placed = sim.orders().filter((o) => o.external_ref === id);
     assert.equal(placed.length, 1);
@@ -154,8 +155,8 @@ test('a try whose request was cut before the platform got it looks the order up,
     const client = await connect(server.url, shop.secretKey);
     const id = (await call(client, 'create_order', { store_id: shop.storeId, product_id: shop.productId, buyer: buyer({ telefono: nextPhone() }), idempotency_key: 'cut-1' })).value.id;
     await client.close();
-    await until('the push done', async () => (await listPushJobs(server.deps, 'done', 10)).jobs.some((j) => j.order_id === id));
-    const job = (await listPushJobs(server.deps, 'done', 10)).jobs.find((j) => j.order_id === id)!;
+    await until('the push done', async () => (await listPushJobs(server.deps, OPERATOR, { state: 'done', limit: 10 })).jobs.some((j) => j.order_id === id));
+    const job = (await listPushJobs(server.deps, OPERATOR, { state: 'done', limit: 10 })).jobs.find((j) => j.order_id === id)!;
     assert.equal(job.attempts, 2, 'the cut create, then one try: a look-up that found nothing and the create');
     const placed = sim.orders().filter((o) => o.external_ref === id);
     assert.equal(placed.length, 1);

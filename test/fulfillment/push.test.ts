@@ -2,6 +2,7 @@
 // reaches the platform exactly once through failures, timeouts and 429s; sandbox orders never;
 // held orders only after resolution; dead pushes are visible and replayable; statuses come back
 // by webhook and by sync through the state machine.
+import { OPERATOR } from '../../src/use-cases/caller.ts';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../helpers/server.ts';
@@ -111,7 +112,7 @@ describe('held, dead and replayed pushes, webhooks and sync', () => {
       ['held', 0],
     );
 
-    await resolveOrderCity(server.deps, { order: held.id, region: 'Antioquia', city: 'Medellín', actor: 'test' });
+    await resolveOrderCity(server.deps, OPERATOR, { order_id: held.id, region: 'Antioquia', city: 'Medellín' });
     await until('the resolved order to be pushed', async () => sim.orders().some((o) => o.external_ref === held.id));
     const pushed = sim.orders().find((o) => o.external_ref === held.id)!;
     assert.equal(sim.orders().filter((o) => o.external_ref === held.id).length, 1);
@@ -123,15 +124,15 @@ describe('held, dead and replayed pushes, webhooks and sync', () => {
     const order = await live(server, shop);
     await until('the order to be pushed', async () => sim.orders().some((o) => o.external_ref === order.id));
     const before = sim.orders().length;
-    const replay = await replayPushes(server.deps, { order: order.id }, 'test');
+    const replay = await replayPushes(server.deps, OPERATOR, { order_id: order.id });
     assert.equal(replay.replayed, 0, 'a done push is not replayed');
 
     // As if its last attempts had failed after the platform created it (an unknown outcome).
     await server.deps.db.updateTable('fulfillment_jobs').set({ state: 'dead', last_error: 'POST /orders: no answer within 400 ms (test)', unknown_outcome: 1 }).where('order_id', '=', order.id).execute();
-    const listed = await listPushJobs(server.deps, 'dead', 50);
+    const listed = await listPushJobs(server.deps, OPERATOR, { state: 'dead', limit: 50 });
     assert.deepEqual(listed.jobs.map((j) => j.order_id), [order.id]);
     assert.equal(listed.counts.dead, 1);
-    const again = await replayPushes(server.deps, { allDead: true }, 'test');
+    const again = await replayPushes(server.deps, OPERATOR, { all_dead: true });
     assert.deepEqual(again, { replayed: 1, orders: [order.id] });
     await until('the replayed job to be done', async () => (await jobStates(server)).find((j) => j.order_id === order.id)?.state === 'done');
     assert.equal(sim.orders().length, before, 'the replay found the platform order by reference and created nothing');
@@ -232,7 +233,7 @@ describe('a platform that keeps failing', () => {
       await until('the second try to fail', async () => ((j) => j?.state === 'failed' && j.attempts === 2)(await jobOf(order.id)));
       clock.advance(400); // past --fulfillment-give-up-after
       await until('the push to be dead', async () => (await jobOf(order.id))?.state === 'dead');
-      const listed = await listPushJobs(server.deps, 'dead', 10);
+      const listed = await listPushJobs(server.deps, OPERATOR, { state: 'dead', limit: 10 });
       assert.deepEqual(listed.jobs.map((j) => j.order_id), [order.id]);
       assert.ok(listed.jobs[0]!.attempts > 1, 'it kept trying until the time ran out');
       assert.equal(listed.jobs[0]!.attempts, 3);
@@ -243,10 +244,10 @@ describe('a platform that keeps failing', () => {
 
       // The platform is healthy again.
       down = false;
-      assert.deepEqual(await replayPushes(server.deps, { allDead: true }, 'test'), { replayed: 1, orders: [order.id] });
+      assert.deepEqual(await replayPushes(server.deps, OPERATOR, { all_dead: true }), { replayed: 1, orders: [order.id] });
       await until('the replayed push to be done', async () => (await jobOf(order.id))?.state === 'done');
       assert.deepEqual(sim.orders().map((o) => o.external_ref), [order.id]);
-      assert.deepEqual(await replayPushes(server.deps, { allDead: true }, 'test'), { replayed: 0, orders: [] }, 'replaying again does nothing');
+      assert.deepEqual(await replayPushes(server.deps, OPERATOR, { all_dead: true }), { replayed: 0, orders: [] }, 'replaying again does nothing');
     } finally {
       await worker?.stop();
       await server.close();

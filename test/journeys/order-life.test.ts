@@ -2,6 +2,7 @@
 // simulators failing 30% of their requests; cancellation at the platform; exactly one platform order
 // per order whatever mix of pushes, replays and restarts; two stores with their own credentials that
 // never appear in an answer, a log line or the database file.
+import { OPERATOR } from '../../src/use-cases/caller.ts';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -174,7 +175,7 @@ describe('an order never reaches the platform twice: automatic, tool and batch p
     // The first restart lands while pushes are under way, however fast the machine is.
     await until('pushes under way', async () => (await pushJobsOf(server, ids)).some((j) => j.attempts > 0));
     await worker.stop();
-    await replayPushes(server.deps, { allDead: true }, 'test');
+    await replayPushes(server.deps, OPERATOR, { all_dead: true });
     worker = startPushWorker(server.deps)!;
     await Promise.all([...racing, batch]);
     // Pacing only (nothing is proved by it): the second restart lands a moment later, wherever the pushes are.

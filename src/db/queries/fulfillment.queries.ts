@@ -14,37 +14,60 @@ export interface JobListing extends JobRow {
   ciudad: string;
 }
 
-export const listJobs = (db: Db, state: FulfillmentJobState | undefined, limit: number) => {
+/** Which jobs: one state, one account's (null: every account, the operator), one store's. */
+export interface JobScope {
+  state?: FulfillmentJobState | undefined;
+  accountId: string | null;
+  storeId?: string | undefined;
+}
+
+export const listJobs = (db: Db, scope: JobScope, limit: number) => {
   let q = db
     .selectFrom('fulfillment_jobs as j')
     .innerJoin('orders as o', 'o.id', 'j.order_id')
     .innerJoin('stores as s', 's.id', 'o.store_id')
     .selectAll('j')
     .select(['o.order_number', 'o.store_id', 'o.nombre', 'o.ciudad', 'o.needs_review', 'o.status as order_status', 'o.ciudad_input', 'o.departamento_input', 's.name as store_name', 's.push_policy']);
-  if (state) q = q.where('j.state', '=', state);
+  if (scope.state) q = q.where('j.state', '=', scope.state);
+  if (scope.accountId !== null) q = q.where('s.account_id', '=', scope.accountId);
+  if (scope.storeId) q = q.where('o.store_id', '=', scope.storeId);
   return q.orderBy('j.updated_at', 'desc').orderBy('j.id', 'desc').limit(limit).execute();
 };
 
-export const countJobsByState = (db: Db) =>
-  db.selectFrom('fulfillment_jobs').select(['state', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('state').execute();
+/** Jobs of one account's orders (null: every account), as a subquery of order ids. */
+const scopedOrders = (db: Db, accountId: string | null, storeId?: string) => {
+  let q = db.selectFrom('orders as o').innerJoin('stores as s', 's.id', 'o.store_id').select('o.id');
+  if (accountId !== null) q = q.where('s.account_id', '=', accountId);
+  if (storeId) q = q.where('o.store_id', '=', storeId);
+  return q;
+};
+
+export const countJobsByState = (db: Db, accountId: string | null = null, storeId?: string) => {
+  let q = db.selectFrom('fulfillment_jobs').select(['state', (eb) => eb.fn.countAll<number>().as('n')]);
+  if (accountId !== null || storeId) q = q.where('order_id', 'in', scopedOrders(db, accountId, storeId));
+  return q.groupBy('state').execute();
+};
 
 /** Pushes waiting to reach the platform (queued, retrying or in flight) and the oldest one's creation. */
-export const pushBacklog = (db: Db) =>
-  db
+export const pushBacklog = (db: Db, accountId: string | null = null, storeId?: string) => {
+  let q = db
     .selectFrom('fulfillment_jobs')
     .select([(eb) => eb.fn.countAll<number>().as('pending'), (eb) => eb.fn.min('created_at').as('oldest')])
     .where('action', '=', 'push')
-    .where('state', 'in', ['queued', 'failed', 'in_flight'])
-    .executeTakeFirstOrThrow();
+    .where('state', 'in', ['queued', 'failed', 'in_flight']);
+  if (accountId !== null || storeId) q = q.where('order_id', 'in', scopedOrders(db, accountId, storeId));
+  return q.executeTakeFirstOrThrow();
+};
 
 /** Replay: a failed or dead job is due now with a fresh attempt budget; anything else is left alone. */
-export const requeueJobs = (tx: Tx, where: { orderId?: string; state?: 'dead' }, now: string) => {
+export const requeueJobs = (tx: Tx, where: { orderId?: string; state?: 'dead'; accountId: string | null }, now: string) => {
   let q = tx
     .updateTable('fulfillment_jobs')
     .set({ state: 'queued', attempts: 0, first_attempt_at: null, next_attempt_at: now, lease_until: null, updated_at: now })
     .where('state', 'in', ['failed', 'dead']);
   if (where.orderId) q = q.where('order_id', '=', where.orderId);
   if (where.state) q = q.where('state', '=', where.state);
+  if (where.accountId !== null) q = q.where('order_id', 'in', scopedOrders(tx, where.accountId));
   return q.returning(['id', 'order_id']).execute();
 };
 

@@ -5,6 +5,7 @@ import { PUSH_BATCH_MAX, SYNC_MAX_ORDERS } from '../../limits.ts';
 import { booleanInput, integerInput, orderRefInput, textInput, uuidInput } from '../fields.ts';
 import { cursorInput, limitInput } from '../pagination.ts';
 import { PLATFORM_NAMES } from '../../platforms/platform.ts';
+import type { FulfillmentJobState } from '../../db/tables/index.ts';
 
 const storeId = uuidInput('store_id', 'Store id (see list_stores).');
 const productId = uuidInput('product_id', 'Product id (from list_products).');
@@ -130,4 +131,44 @@ export const SyncResult = v.object({
   orders: v.array(v.object({ order_id: v.string(), order_number: v.number(), status: v.string(), platform_status: v.nullable(v.string()), tracking_number: v.nullable(v.string()), error: v.nullable(v.string()) })),
   has_more: v.pipe(v.boolean(), v.description('More pushed orders to read: call again with next_cursor.')),
   next_cursor: v.optional(v.string()),
+});
+
+/** The outbox states (SPEC 7): held waits for review or confirmation; dead needs a person. */
+export const JOB_STATES: readonly FulfillmentJobState[] = ['queued', 'held', 'in_flight', 'failed', 'dead', 'done', 'cancelled'];
+
+export const ListPushJobsInput = v.strictObject({
+  state: v.optional(v.pipe(v.picklist(JOB_STATES, `state must be one of ${JOB_STATES.join(', ')}`), v.description('Only jobs in this state.'))),
+  store_id: v.optional(storeId),
+  limit: limitInput,
+});
+
+export const PushJobList = v.object({
+  backlog: v.object({ pending: v.number(), oldest_pending_since: v.nullable(v.string()), oldest_pending_age_s: v.nullable(v.number()) }),
+  counts: v.pipe(v.record(v.string(), v.number()), v.description('Jobs per state.')),
+  jobs: v.array(
+    v.object({
+      action: v.pipe(v.string(), v.description('push, or cancel (the platform side of a cancellation).')),
+      store_id: v.string(),
+      store_name: v.string(),
+      waiting_for: v.pipe(v.nullable(v.string()), v.description('What a held job waits for, and what releases it.')),
+      order_id: v.string(),
+      order_number: v.number(),
+      state: v.string(),
+      attempts: v.number(),
+      next_attempt_at: v.nullable(v.string()),
+      last_error: v.nullable(v.string()),
+      remote_id: v.nullable(v.string()),
+      updated_at: v.string(),
+    }),
+  ),
+});
+
+export const ReplayPushesInput = v.strictObject({
+  order_id: v.optional(orderId),
+  all_dead: v.optional(booleanInput('all_dead', 'Every dead push of the account (instead of order_id).')),
+});
+
+export const ReplayResult = v.object({
+  replayed: v.pipe(v.number(), v.description('Jobs due again now, with a fresh attempt budget.')),
+  orders: v.array(v.string()),
 });

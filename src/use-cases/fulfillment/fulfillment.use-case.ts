@@ -2,7 +2,7 @@
 // a replayed job still looks the order up before creating it), and pull statuses from platforms
 // without webhooks.
 import type { Deps } from '../../app.ts';
-import type { FulfillmentJobState } from '../../db/tables/index.ts';
+import type * as v from 'valibot';
 import { writeTransaction } from '../../db/transaction.ts';
 import { connectedStores, countJobsByState, listJobs, pushBacklog, pushedOpenOrders, requeueJobs } from '../../db/queries/fulfillment.queries.ts';
 import { findOrder } from '../../db/queries/orders.queries.ts';
@@ -13,20 +13,32 @@ import { platformFor } from '../../platforms/connections.ts';
 import { applyStatusReport } from '../../fulfillment/apply-status.ts';
 import { AppError, fieldError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { LIST_MAX_LIMIT } from '../../limits.ts';
-import { findOrderArg, reviewReason } from '../orders/orders.use-case.ts';
+import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../../limits.ts';
+import { reviewReason } from '../orders/orders.use-case.ts';
+import type { Caller } from '../caller.ts';
+import { orderOf, storeOf } from '../tenancy.ts';
+import { JOB_STATES, type ListPushJobsInput, type ReplayPushesInput } from './fulfillment.schemas.ts';
 
-const STATES: readonly FulfillmentJobState[] = ['queued', 'held', 'in_flight', 'failed', 'dead', 'done', 'cancelled'];
-
-export async function listPushJobs(deps: Pick<Deps, 'db' | 'clock'>, state: string | undefined, limit: number) {
-  if (state !== undefined && !STATES.includes(state as FulfillmentJobState)) throw fieldError('state', `state must be one of ${STATES.join(', ')}`);
+/**
+ * The outbox as support sees it (list_push_jobs; `codrail fulfillment list`; the console's pushes
+ * screen): the caller's account's jobs (every account for the operator), counts per state and the
+ * backlog an outage leaves.
+ */
+export async function listPushJobs(deps: Pick<Deps, 'db' | 'clock'>, caller: Pick<Caller, 'accountId'>, input: v.InferOutput<typeof ListPushJobsInput>) {
+  const { state, limit = LIST_DEFAULT_LIMIT } = input;
+  if (state !== undefined && !JOB_STATES.includes(state)) throw fieldError('state', `state must be one of ${JOB_STATES.join(', ')}`);
   if (!Number.isInteger(limit) || limit < 1 || limit > LIST_MAX_LIMIT) throw fieldError('limit', `limit must be 1 to ${LIST_MAX_LIMIT}`);
-  const [jobs, counts, backlog] = await Promise.all([listJobs(deps.db, state as FulfillmentJobState | undefined, limit), countJobsByState(deps.db), pushBacklog(deps.db)]);
+  const storeId = input.store_id === undefined ? undefined : (await storeOf(deps, caller, input.store_id)).id;
+  const [jobs, counts, backlog] = await Promise.all([
+    listJobs(deps.db, { state, accountId: caller.accountId, storeId }, limit),
+    countJobsByState(deps.db, caller.accountId, storeId),
+    pushBacklog(deps.db, caller.accountId, storeId),
+  ]);
   const oldest = backlog.oldest as string | null;
   return {
     // What an outage leaves behind: pushes still to reach the platform, and how long the oldest has waited.
     backlog: { pending: Number(backlog.pending), oldest_pending_since: oldest, oldest_pending_age_s: oldest ? Math.max(0, Math.round((deps.clock.now().getTime() - Date.parse(oldest)) / 1000)) : null },
-    counts: Object.fromEntries(STATES.map((s) => [s, Number(counts.find((c) => c.state === s)?.n ?? 0)])),
+    counts: Object.fromEntries(JOB_STATES.map((s) => [s, Number(counts.find((c) => c.state === s)?.n ?? 0)])),
     jobs: jobs.map((j) => ({
       action: j.action,
       store_id: j.store_id,
@@ -52,12 +64,18 @@ export async function listPushJobs(deps: Pick<Deps, 'db' | 'clock'>, state: stri
   };
 }
 
-export async function replayPushes(deps: Pick<Deps, 'db' | 'clock' | 'orderEvents'>, target: { order?: string | undefined; storeId?: string | undefined; allDead?: boolean | undefined }, actor: string) {
-  if (!target.order === !target.allDead) throw new AppError('invalid_input', 'Give either --order ID or --all-dead', [{ field: 'order', message: 'one of --order or --all-dead' }]);
-  const orderId = target.order ? (await findOrderArg(deps, target.order, target.storeId)).id : undefined;
+/**
+ * Replay (replay_pushes; `codrail fulfillment replay`; the console): one order's failed or dead job,
+ * or every dead one of the caller's account, due now with a fresh budget. `storeId`: the CLI's
+ * `--store`, for an order number several stores have.
+ */
+export async function replayPushes(deps: Pick<Deps, 'db' | 'clock' | 'orderEvents'>, caller: Pick<Caller, 'accountId' | 'actor'>, input: v.InferOutput<typeof ReplayPushesInput>, storeId?: string) {
+  if (!input.order_id === !input.all_dead) throw new AppError('invalid_input', 'Give either an order or all_dead', [{ field: 'order_id', message: 'one of order_id or all_dead' }]);
+  const orderId = input.order_id ? (await orderOf(deps, caller, input.order_id, 'order_id', storeId)).order.id : undefined;
+  const actor = caller.actor;
   const now = deps.clock.now().toISOString();
   const replayed = await writeTransaction(deps.db, async (tx) => {
-    const rows = await requeueJobs(tx, orderId ? { orderId } : { state: 'dead' }, now);
+    const rows = await requeueJobs(tx, orderId ? { orderId, accountId: caller.accountId } : { state: 'dead', accountId: caller.accountId }, now);
     for (const row of rows) {
       const order = (await findOrder(tx, row.order_id))!;
       await deps.orderEvents.record(tx, { order_id: row.order_id, store_id: order.store_id, type: 'fulfillment.replayed', actor, data: {}, created_at: now });

@@ -10,6 +10,10 @@ import {
   PushConfirmedOrdersInput,
   PushOrderInput,
   PushResult,
+  ListPushJobsInput,
+  PushJobList,
+  ReplayPushesInput,
+  ReplayResult,
   SetFulfillmentCredentialsInput,
   StoreOnlyInput,
   SyncFulfillmentStatusInput,
@@ -25,6 +29,7 @@ import {
   unlinkProductFromFulfillment,
 } from '../fulfillment/connection.use-case.ts';
 import { pushConfirmedOrders, pushOrderToFulfillment, syncFulfillmentStatus } from '../fulfillment/push-orders.use-case.ts';
+import { listPushJobs, replayPushes } from '../fulfillment/fulfillment.use-case.ts';
 import { Product } from '../products/product.schemas.ts';
 import { CHANGES, DESTROYS, READ_ONLY, defineOperation } from './operation.ts';
 
@@ -139,6 +144,34 @@ export const fulfillmentOperations = [
     http: 'POST /stores/:store_id/push-confirmed',
     cli: 'orders push-confirmed <store_id>',
     run: pushConfirmedOrders,
+  }),
+  // Support's view of the outbox (the console's pushes screen, REST, the CLI's fulfillment list and
+  // replay): not MCP tools, the catalog is MCP-TOOLS.md's 62 (an assistant pushes with the two above).
+  defineOperation({
+    name: 'list_push_jobs',
+    title: 'List push jobs',
+    description: "The account's fulfillment outbox, most recently changed first: each order's push (or platform cancellation) with its state, attempts, next attempt, last error and what a held one waits for; counts per state and the backlog. Scope: orders:read.",
+    scope: 'orders:read',
+    annotations: READ_ONLY,
+    input: ListPushJobsInput,
+    output: PushJobList,
+    hints: { not_found: store },
+    http: 'GET /fulfillment/jobs',
+    mcp: false,
+    run: listPushJobs,
+  }),
+  defineOperation({
+    name: 'replay_pushes',
+    title: 'Replay pushes',
+    description: "Make one order's failed or dead push (order_id), or every dead push of the account (all_dead), due now with a fresh attempt budget. A replay looks the order up on the platform before creating it, so it never makes a second. Scope: orders:write.",
+    scope: 'orders:write',
+    annotations: CHANGES,
+    input: ReplayPushesInput,
+    output: ReplayResult,
+    hints: { not_found: 'order_id must be an order id from list_orders.' },
+    http: 'POST /fulfillment/replay',
+    mcp: false,
+    run: replayPushes,
   }),
   defineOperation({
     name: 'sync_fulfillment_status',

@@ -4,8 +4,9 @@ import { GetAccountOrderSchema, ListAccountOrdersSchema, getAccountOrder, listAc
 import { CreateAccountOrderSchema } from '../orders/create-account-order.schema.ts';
 import { createAccountOrder } from '../orders/create-account-order.use-case.ts';
 import { CreatedAccountOrder, OrderDetail, OrderPage } from '../orders/order.schemas.ts';
-import { AddOrderNoteInput, CancelOrderInput, ListOrderEventsInput, OrderEventPage, UpdateOrderBuyerInput, UpdateOrderStatusInput } from '../orders/order-life.schemas.ts';
+import { AddOrderNoteInput, CancelOrderInput, ResolveOrderCityInput, ListOrderEventsInput, OrderEventPage, UpdateOrderBuyerInput, UpdateOrderStatusInput } from '../orders/order-life.schemas.ts';
 import { addOrderNote, cancelOrder, listOrderEvents, updateOrderBuyer, updateOrderStatus } from '../orders/order-life.use-case.ts';
+import { resolveOrderCity } from '../orders/resolve-city.use-case.ts';
 import { CHANGES, CREATES, DESTROYS, READ_ONLY, defineOperation } from './operation.ts';
 
 export const orderOperations = [
@@ -104,6 +105,22 @@ export const orderOperations = [
     http: 'POST /orders/:order_id/notes',
     cli: 'orders note <order_id>',
     run: addOrderNote,
+  }),
+  defineOperation({
+    name: 'resolve_order_city',
+    title: 'Resolve order city',
+    description:
+      "Set the region and city of an order whose city awaits review to one entry of the store country's catalog (the spelling and code couriers use), keeping the buyer's text; the held push is released. Refused once the order reached the platform. Scope: orders:write.",
+    scope: 'orders:write',
+    annotations: CHANGES,
+    input: ResolveOrderCityInput,
+    output: OrderDetail,
+    hints: { not_found: 'order_id must be an order id from list_orders.', invalid_input: 'Pick one of the city_review candidates of get_order, or a city from list_cities.' },
+    http: 'POST /orders/:order_id/city',
+    cli: 'orders resolve-city <order_id>',
+    // Support's tool (the console, the CLI, REST): an assistant corrects the city with update_order_buyer.
+    mcp: false,
+    run: resolveOrderCity,
   }),
   defineOperation({
     name: 'list_order_events',

@@ -47,6 +47,13 @@ export const OrderEventPage = pageOf(OrderEvent);
 
 export const CANCEL_REASONS = ['buyer_declined', 'unreachable', 'duplicate', 'fraud', 'other'] as const;
 
+/** Support's pick of the catalog city for an order under review (the names of canonicalize_city's `region`, `city`). */
+export const ResolveOrderCityInput = v.strictObject({
+  order_id: orderId,
+  region: textInput('region', 1, L.departamento.max, 'Catalog region (departamento, estado); accents and case do not matter.'),
+  city: textInput('city', 1, L.ciudad.max, 'Catalog city of that region.'),
+});
+
 export const CancelOrderInput = v.strictObject({
   order_id: orderId,
   reason: v.pipe(v.picklist(CANCEL_REASONS, `reason must be one of ${CANCEL_REASONS.join(', ')}`), v.description('Why the order is cancelled.')),

@@ -34,6 +34,10 @@ export const OrderDetail = v.looseObject({
   city_code: v.nullable(v.string()),
   city_match: v.string(),
   unit_price: v.number(),
+  city_review: v.pipe(
+    v.nullable(v.object({ reason: v.nullable(v.string()), candidates: v.array(v.object({ region: v.string(), city: v.string() })) })),
+    v.description('While needs_review: why, and the catalog cities it may be (resolve_order_city).'),
+  ),
   events: v.array(v.looseObject({ id: v.string(), type: v.string(), actor: v.string(), data: v.unknown(), created_at: v.string() })),
   fulfillment: v.nullable(v.looseObject({ state: v.string(), attempts: v.number(), remote_id: v.nullable(v.string()) })),
 });

@@ -1,9 +1,10 @@
 // Support's view of orders: list, show (with events and outbox state), search.
 import type { Deps } from '../../app.ts';
-import { createdEventData, findJobByOrder, findOrder, findOrderByNumber, listEvents, listOrders, searchOrders, type OrderFilter, type OrderRow } from '../../db/queries/orders.queries.ts';
+import { createdEventData, findJobByOrder, listEvents, listOrders, searchOrders, type OrderFilter, type OrderRow } from '../../db/queries/orders.queries.ts';
 import { ORDER_STATUSES, type OrderStatus } from '../../db/tables/index.ts';
-import { AppError, fieldError, notFound } from '../../errors.ts';
-import { UUID_PATTERN } from '../../ids.ts';
+import { fieldError } from '../../errors.ts';
+import { OPERATOR } from '../caller.ts';
+import { orderOf } from '../tenancy.ts';
 import { LIST_MAX_LIMIT } from '../../limits.ts';
 import { orderView } from './order-view.ts';
 
@@ -33,30 +34,21 @@ export function reviewReason(o: Pick<OrderRow, 'needs_review' | 'ciudad_input' |
   return `the buyer's city "${o.ciudad_input}" (${o.departamento_input}) matched no catalog city with confidence${why}${where}: fix it with orders resolve-city`;
 }
 
-/** The order an id or a number names (with --store when several stores have that number). */
-export async function findOrderArg(deps: Pick<Deps, 'db'>, idOrNumber: string, storeId?: string) {
-  let order;
-  if (UUID_PATTERN.test(idOrNumber)) order = await findOrder(deps.db, idOrNumber.toLowerCase());
-  else if (/^\d{1,12}$/.test(idOrNumber)) {
-    const matches = await findOrderByNumber(deps.db, Number(idOrNumber), storeId);
-    if (matches.length > 1) throw new AppError('conflict', `Order number ${idOrNumber} exists in ${matches.length} stores: pass --store`);
-    order = matches[0];
-  } else throw fieldError('order', 'expected an order id (UUID) or an order number');
-  if (!order) throw notFound('Order');
-  return order;
-}
-
 /** By id, or by order number (with --store when several stores have that number). */
 export async function showOrder(deps: Pick<Deps, 'db'>, idOrNumber: string, storeId?: string) {
-  return orderDetail(deps, await findOrderArg(deps, idOrNumber, storeId));
+  return orderDetail(deps, (await orderOf(deps, OPERATOR, idOrNumber, 'order', storeId)).order);
 }
 
 /** The full order: the record, its events and its outbox job. */
 export async function orderDetail(deps: Pick<Deps, 'db'>, order: OrderRow) {
   const [events, job, cancel] = await Promise.all([listEvents(deps.db, order.id), findJobByOrder(deps.db, order.id), findJobByOrder(deps.db, order.id, 'cancel')]);
+  const timeline = events.map((e) => ({ ...e, data: JSON.parse(e.data) as unknown }));
+  // Why the matcher held the city and where it may be: support picks a candidate (resolve_order_city).
+  const city = order.needs_review === 1 ? (timeline.find((e) => e.type === 'order.created')?.data as { city?: CityNote | null } | undefined)?.city : undefined;
   return {
     ...orderView(order),
-    events: events.map((e) => ({ ...e, data: JSON.parse(e.data) as unknown })),
+    city_review: order.needs_review === 1 ? { reason: reviewReason(order, city ?? undefined), candidates: (city?.candidates ?? []).map((c) => ({ region: c.region, city: c.city })) } : null,
+    events: timeline,
     fulfillment: job
       ? {
           state: job.state,

@@ -1,31 +1,25 @@
 // Support resolves an order's city by hand (SPEC 6): the region and city must name one entry of
 // the store country's fulfillment catalog; the order takes the catalog spelling and code, keeps the
 // buyer's text, leaves review, and its held outbox job becomes due. Recorded as an order event.
+// The account operation resolve_order_city (REST, the CLI, the console) runs it.
+import type * as v from 'valibot';
 import type { Deps } from '../../app.ts';
 import { findJobByOrder, findOrder, releaseHeldJob, updateOrderCity } from '../../db/queries/orders.queries.ts';
-import { findStore } from '../../db/queries/stores.queries.ts';
 import { writeTransaction } from '../../db/transaction.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import { pushReleased } from '../../domain/push-policy.ts';
-import { findOrderArg, showOrder } from './orders.use-case.ts';
+import type { Caller } from '../caller.ts';
+import { orderOf } from '../tenancy.ts';
+import { orderDetail } from './orders.use-case.ts';
+import type { ResolveOrderCityInput } from './order-life.schemas.ts';
 import { storeCatalog } from '../geo/store-cities.ts';
-
-export interface ResolveCityInput {
-  order: string;
-  storeId?: string | undefined;
-  region: string;
-  city: string;
-  /** Who resolved it: `cli`, `user:<id>`, `mcp:<client>`… */
-  actor: string;
-}
 
 /** Jobs in these states have reached (or are reaching) the platform: the city is no longer ours to change. */
 const PUSHED = new Set(['in_flight', 'done']);
 
-export async function resolveOrderCity(deps: Pick<Deps, 'db' | 'clock' | 'catalogs' | 'orderEvents'>, input: ResolveCityInput) {
-  const order = await findOrderArg(deps, input.order, input.storeId);
-  const store = await findStore(deps.db, order.store_id);
-  if (!store) throw notFound('Store');
+/** `storeId`: the CLI's `--store`, for an order number several stores have. */
+export async function resolveOrderCity(deps: Pick<Deps, 'db' | 'clock' | 'catalogs' | 'orderEvents'>, caller: Caller, input: v.InferOutput<typeof ResolveOrderCityInput>, storeId?: string) {
+  const { order, store } = await orderOf(deps, caller, input.order_id, 'order_id', storeId);
   const view = await storeCatalog(deps, store);
   if (!view) throw new AppError('not_found', `No fulfillment catalog for ${store.country}: import one with codrail cities import`);
   const entry = view.matcher.entry(input.region, input.city);
@@ -49,7 +43,7 @@ export async function resolveOrderCity(deps: Pick<Deps, 'db' | 'clock' | 'catalo
       order_id: order.id,
       store_id: order.store_id,
       type: 'order.city_resolved',
-      actor: input.actor,
+      actor: caller.actor,
       data: {
         from: { departamento: current.departamento, ciudad: current.ciudad, city_code: current.city_code, city_match: current.city_match },
         to: { departamento: entry.region, ciudad: entry.city, city_code: entry.code },
@@ -59,5 +53,5 @@ export async function resolveOrderCity(deps: Pick<Deps, 'db' | 'clock' | 'catalo
       created_at: now,
     });
   });
-  return showOrder(deps, order.id);
+  return orderDetail(deps, (await findOrder(deps.db, order.id))!);
 }
