@@ -188,8 +188,8 @@ export const listAccountOrders = (db: Db, f: AccountOrderFilter) => {
     const digits = text.replace(/\D+/g, '');
     q = q.where((eb) => {
       // The pattern escapes % _ \ with a backslash, which SQLite honours only with an ESCAPE clause.
-      const contains = (column: 'orders.nombre' | 'orders.telefono') => sql<SqlBool>`${sql.ref(column)} like ${like} escape '\\'`;
-      const ors: Expression<SqlBool>[] = [contains('orders.nombre'), contains('orders.telefono')];
+      const contains = (column: 'orders.nombre' | 'orders.telefono' | 'orders.ciudad') => sql<SqlBool>`${sql.ref(column)} like ${like} escape '\\'`;
+      const ors: Expression<SqlBool>[] = [contains('orders.nombre'), contains('orders.telefono'), contains('orders.ciudad')];
       if (digits.length >= 3) ors.push(eb('orders.telefono_e164', 'like', `%${digits}%`));
       if (/^\d{1,12}$/.test(text)) ors.push(eb('orders.order_number', '=', Number(text)));
       return eb.or(ors);

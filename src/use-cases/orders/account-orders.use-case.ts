@@ -30,7 +30,7 @@ export const ListAccountOrdersSchema = v.strictObject({
     v.pipe(v.array(v.picklist(ORDER_STATUSES, `status must be one of ${ORDER_STATUSES.join(', ')}`)), v.description('Only orders in one of these statuses.')),
   ),
   query: v.optional(
-    v.pipe(cleanText('query', true), v.minLength(2, 'query must be at least 2 characters'), v.maxLength(100, 'query must be at most 100 characters'), v.description('Order number, buyer nombre or telefono (also the duplicate-buyer check).')),
+    v.pipe(cleanText('query', true), v.minLength(2, 'query must be at least 2 characters'), v.maxLength(100, 'query must be at most 100 characters'), v.description('Order number, nombre, telefono or ciudad (also the duplicate-buyer check).')),
   ),
   needs_review: v.optional(v.pipe(v.boolean('needs_review must be a boolean'), v.description('true: only orders whose city awaits review; false: only the others.'))),
   fulfillment_state: v.optional(v.pipe(v.picklist(PUSH_STATES, `fulfillment_state must be one of ${PUSH_STATES.join(', ')}`), v.description('Push: not yet, done, or failed.'))),
