@@ -86,12 +86,17 @@ export async function updateOrderBuyer(deps: Pick<Deps, 'db' | 'clock' | 'catalo
     if (!phone) throw fieldError('telefono', `telefono is not a valid phone number for ${store.country}`);
     change.telefono_e164 = phone.e164;
   }
+  // The matcher's decision on a new city, recorded with the event as order creation records its own:
+  // get_order's city_review reads the latest one, not the decision on the city the buyer first gave.
+  let cityNote: object | null | undefined;
   if (change.departamento !== undefined || change.ciudad !== undefined) {
     const region = change.departamento ?? order.departamento_input;
     const city = change.ciudad ?? order.ciudad_input;
     Object.assign(change, { departamento_input: region, ciudad_input: city, departamento: region, ciudad: city, city_code: null, city_match: 'not_applicable', needs_review: 0 });
+    cityNote = null;
     if (CANONICALIZED_COUNTRIES.has(store.country)) {
       const decision = await storeCityDecision(deps, store, region, city);
+      if (decision) cityNote = { method: decision.method, score: decision.score, confident: decision.confident, reason: decision.reason, candidates: decision.candidates ?? [] };
       if (decision?.confident) Object.assign(change, { departamento: decision.region, ciudad: decision.city, city_code: decision.code ?? null, city_match: decision.method });
       else Object.assign(change, { city_match: 'none', needs_review: 1 });
     }
@@ -103,7 +108,7 @@ export async function updateOrderBuyer(deps: Pick<Deps, 'db' | 'clock' | 'catalo
     if (job && (STARTED.has(job.state) || job.remote_id !== null))
       throw invalidState('The order was already sent to the fulfillment platform: change its address there', [{ field: 'order_id', message: 'already pushed' }]);
     await updateOrder(tx, order.id, { ...change, updated_at: now });
-    await event(deps, tx, order, caller, 'order.buyer_updated', { changes, needs_review: change.needs_review === 1 }, now);
+    await event(deps, tx, order, caller, 'order.buyer_updated', { changes, needs_review: change.needs_review === 1, ...(cityNote !== undefined && { city: cityNote }) }, now);
     await followPolicy(tx, { id: order.id, status: order.status, needs_review: change.needs_review ?? order.needs_review }, store, now);
   });
   return orderDetail(deps, (await findOrder(deps.db, order.id))!);

@@ -36,7 +36,7 @@ export const OrderDetail = v.looseObject({
   unit_price: v.number(),
   city_review: v.pipe(
     v.nullable(v.object({ reason: v.nullable(v.string()), candidates: v.array(v.object({ region: v.string(), city: v.string() })) })),
-    v.description('While needs_review: why, and the catalog cities it may be (resolve_order_city).'),
+    v.description("While needs_review: the matcher's reason and the catalog cities it may be."),
   ),
   events: v.array(v.looseObject({ id: v.string(), type: v.string(), actor: v.string(), data: v.unknown(), created_at: v.string() })),
   fulfillment: v.nullable(v.looseObject({ state: v.string(), attempts: v.number(), remote_id: v.nullable(v.string()) })),

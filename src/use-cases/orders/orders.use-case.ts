@@ -44,10 +44,12 @@ export async function orderDetail(deps: Pick<Deps, 'db'>, order: OrderRow) {
   const [events, job, cancel] = await Promise.all([listEvents(deps.db, order.id), findJobByOrder(deps.db, order.id), findJobByOrder(deps.db, order.id, 'cancel')]);
   const timeline = events.map((e) => ({ ...e, data: JSON.parse(e.data) as unknown }));
   // Why the matcher held the city and where it may be: support picks a candidate (resolve_order_city).
-  const city = order.needs_review === 1 ? (timeline.find((e) => e.type === 'order.created')?.data as { city?: CityNote | null } | undefined)?.city : undefined;
+  // The latest decision: creation's, or that of a city a buyer correction gave since.
+  const decided = timeline.findLast((e) => (e.type === 'order.created' || e.type === 'order.buyer_updated') && typeof e.data === 'object' && e.data !== null && 'city' in e.data);
+  const city = order.needs_review === 1 ? (decided?.data as { city?: CityNote | null } | undefined)?.city : undefined;
   return {
     ...orderView(order),
-    city_review: order.needs_review === 1 ? { reason: reviewReason(order, city ?? undefined), candidates: (city?.candidates ?? []).map((c) => ({ region: c.region, city: c.city })) } : null,
+    city_review: order.needs_review === 1 ? { reason: city?.reason ?? null, candidates: (city?.candidates ?? []).map((c) => ({ region: c.region, city: c.city })) } : null,
     events: timeline,
     fulfillment: job
       ? {
