@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import { LIST_DEFAULT_LIMIT } from '../limits.ts';
 import type { FulfillmentJobState } from '../db/tables/index.ts';
-import { OPERATOR } from '../use-cases/caller.ts';
-import { AppError } from '../errors.ts';
 import { config, globals, intOption, numberFlag, print, shown, withApp } from './output.ts';
 
 // Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
@@ -10,6 +8,8 @@ const loadFulfillment = async () => ({
   ...(await import('../use-cases/fulfillment/fulfillment.use-case.ts')),
   ...(await import('../use-cases/fulfillment/fulfillment.schemas.ts')),
   ...(await import('../use-cases/validate.ts')),
+  ...(await import('../use-cases/caller.ts')),
+  ...(await import('../errors.ts')),
 });
 const loadSimulator = () => import('../use-cases/fulfillment/simulator.use-case.ts');
 
@@ -21,7 +21,10 @@ export function register(program: Command): void {
     .option('--state <state>', 'queued | held | in_flight | failed | dead | done | cancelled')
     .option('--limit <n>', 'how many', intOption('limit'), LIST_DEFAULT_LIMIT)
     .action(async (o: { state?: string; limit: number }, cmd: Command) => {
-      const result = await withApp(cmd, async (app) => (await loadFulfillment()).listPushJobs(app, OPERATOR, { state: o.state as FulfillmentJobState | undefined, limit: o.limit }));
+      const result = await withApp(cmd, async (app) => {
+        const f = await loadFulfillment();
+        return f.listPushJobs(app, f.OPERATOR, { state: o.state as FulfillmentJobState | undefined, limit: o.limit });
+      });
       const counts = Object.entries(result.counts).map(([s, n]) => `${s} ${n}`).join(' · ');
       const age = result.backlog.oldest_pending_age_s;
       const backlog = `backlog: ${result.backlog.pending} push${result.backlog.pending === 1 ? '' : 'es'} waiting${age === null ? '' : `, the oldest for ${age < 120 ? `${age} s` : `${Math.round(age / 60)} min`}`}`;
@@ -38,9 +41,9 @@ export function register(program: Command): void {
     .option('--store <id>', 'store of the order number')
     .option('--all-dead', 'every dead push')
     .action(async (o: { order?: string; store?: string; allDead?: boolean }, cmd: Command) => {
-      if (!o.order === !o.allDead) throw new AppError('invalid_input', 'Give either --order ID or --all-dead', [{ field: 'order', message: 'one of --order or --all-dead' }]);
       const result = await withApp(cmd, async (app) => {
-        const { replayPushes, ReplayPushesInput, parseWith } = await loadFulfillment();
+        const { replayPushes, ReplayPushesInput, parseWith, OPERATOR, AppError } = await loadFulfillment();
+        if (!o.order === !o.allDead) throw new AppError('invalid_input', 'Give either --order ID or --all-dead', [{ field: 'order', message: 'one of --order or --all-dead' }]);
         return replayPushes(app, OPERATOR, parseWith(ReplayPushesInput, { ...(o.order !== undefined && { order_id: o.order }), ...(o.allDead && { all_dead: true }) }), o.store);
       });
       print(

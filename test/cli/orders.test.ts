@@ -103,9 +103,9 @@ test('orders show by number with --store prints the order, its creation event an
   assert.deepEqual(json.fulfillment, { state: 'queued', attempts: 0, next_attempt_at: json.fulfillment.next_attempt_at, last_error: null, remote_id: null, cancel: null });
 });
 
-test('orders show of a number that two stores share, without --store, fails with exit 1 asking for --store', async () => {
-  const r = await cliFails(tmp.file, ['orders', 'show', '1001'], 1);
-  assert.match(r.stderr, /--store/);
+test('orders show of a number that two stores share, without --store, fails with exit 2 saying how to name the one meant', async () => {
+  const r = await cliFails(tmp.file, ['orders', 'show', '1001'], 2);
+  assert.match(r.stderr, /1001 is an order number of 2 stores: give the order id/);
 });
 
 test('orders show by id prints a flagged order with the buyer text, its event and a held fulfillment job', async () => {

@@ -17,9 +17,11 @@ import { localSession, userSession, type ConsoleSession } from '../../src/consol
 import { CONSOLE_TEXT, consoleLang } from '../../src/console/console-text.ts';
 import { createUser } from '../../src/use-cases/accounts/accounts.use-case.ts';
 import type { App } from '../../src/app.ts';
+import { createHash } from 'node:crypto';
 
 const ESC = '\u001B';
 const DOWN = '\u001B[B';
+const RIGHT = '\u001B[C';
 const pause = (ms = 60) => new Promise((r) => setTimeout(r, ms));
 
 describe('codrail console (ink)', { timeout: 60_000 }, () => {
@@ -56,11 +58,11 @@ describe('codrail console (ink)', { timeout: 60_000 }, () => {
     const app = open(local());
     await frameHas(app.lastFrame, 'Luis Pérez');
     const frame = app.lastFrame()!;
-    assert.match(frame.split('\n')[0]!, /codrail console +1 Orders +2 Review +operator \(--local\)/);
+    assert.match(frame.split('\n')[0]!, /^codrail +1 Orders +2 Review +3 Pushes +4 Keys +5 WhatsApp +6 Webhooks +operator \(--local\)/);
     assert.ok(frame.indexOf('Luis Pérez') < frame.indexOf('Ana Gómez'), 'newest first');
     assert.match(frame, /Medellín, Antioquia/, 'the city as stored');
     assert.ok(frame.split('\n').every((line) => line.length <= 100), 'no line wider than the terminal');
-    assert.match(frame, /↑↓\/j k move · Enter open/);
+    assert.match(frame, /↑↓ move · Enter open · \/ search · f filter · n new/);
     app.unmount();
   });
 
@@ -100,7 +102,7 @@ describe('codrail console (ink)', { timeout: 60_000 }, () => {
     assert.match(frame, /Address \(as typed\) +Medellin, Antioquia/);
     assert.match(frame, /Push to the platform +queued/);
     assert.match(frame, /order\.created/);
-    assert.match(frame, /Esc back/);
+    assert.match(frame, /c confirm · x cancel · n note · e correct · r city · p push · Esc back/);
     app.stdin.write(ESC);
     await frameHas(app.lastFrame, 'Enter open');
     app.unmount();
@@ -137,6 +139,11 @@ describe('codrail console (ink)', { timeout: 60_000 }, () => {
     await frameHas(app.lastFrame, 'Ana Gómez');
     assert.match(app.lastFrame()!, /soporte@tienda\.test \(support\)/);
     assert.doesNotMatch(app.lastFrame()!, /Otra Cuenta/, 'another account’s orders are never listed');
+    assert.doesNotMatch(app.lastFrame()!.split('\n')[0]!, /Keys/, 'support sees no keys screen');
+    assert.match(app.lastFrame()!.split('\n')[0]!, /1 Orders +2 Review +3 Pushes +5 WhatsApp +6 Webhooks/);
+    app.stdin.write('4');
+    await pause(300);
+    assert.match(app.lastFrame()!, /Enter open · \/ search/, 'still on the orders screen');
     app.unmount();
   });
 
@@ -148,5 +155,193 @@ describe('codrail console (ink)', { timeout: 60_000 }, () => {
     assert.equal(consoleLang(undefined, locale({})), 'en');
     assert.equal(terminalPreferences({ NO_COLOR: '1' }).noColor, true);
     assert.equal(terminalPreferences({}).noColor, false);
+  });
+
+  /** Presses a key once and waits for the screen to show what it does. */
+  const press = async (app: { stdin: { write: (s: string) => void }; lastFrame: () => string | undefined }, key: string, shows: string | RegExp) => {
+    app.stdin.write(key);
+    await frameHas(app.lastFrame, shows);
+  };
+
+  /** Presses `key` until the selection mark is on a row matching `row` (each move seen on screen). */
+  const selectRow = async (frame: () => string | undefined, write: (s: string) => void, row: RegExp, key = 'j') => {
+    const marked = new RegExp(`^›.*${row.source}`, 'm');
+    for (let i = 0; i < 30 && !marked.test(frame() ?? ''); i++) {
+      write(key);
+      await pause(120);
+    }
+    await frameHas(frame, marked);
+  };
+  const db = () => server.deps.db;
+
+  test('on an order, n adds a note, c confirms and x cancels with a reason, each stored with its event', async () => {
+    await place(shop, 'acted', { nombre: 'Pedro Acción', departamento: 'Antioquia', ciudad: 'Medellin' });
+    const id = (await db().selectFrom('orders').select('id').where('order_number', '=', numbers.acted!).where('store_id', '=', shop.storeId).executeTakeFirstOrThrow()).id;
+    const app = open(local());
+    await frameHas(app.lastFrame, 'Pedro Acción');
+    await press(app, '/', /^\/▏/m);
+    await press(app, 'Pedro Acc', '/Pedro Acc');
+    app.stdin.write('\r');
+    await until('only the searched order', () => app.lastFrame()!.includes('Pedro Acción') && !app.lastFrame()!.includes('Ana Gómez'), 15_000);
+    assert.match(app.lastFrame()!, /Filters: "Pedro Acc"/);
+    await press(app, '\r', `#${numbers.acted}`);
+    await press(app, 'n', `Note on order #${numbers.acted}`);
+    await press(app, 'Llamada: entrega el martes', 'Llamada: entrega el martes▏');
+    await press(app, '\r', `Note added to order #${numbers.acted}.`);
+    await frameHas(app.lastFrame, /order\.note · cli · Llamada: entrega el martes/);
+    await press(app, 'c', `Order #${numbers.acted} confirmed.`);
+    await frameHas(app.lastFrame, new RegExp(`#${numbers.acted} +confirmed`));
+    await press(app, 'x', `Cancel order #${numbers.acted}`);
+    assert.match(app.lastFrame()!, /Reason +‹ buyer declined ›/);
+    await press(app, RIGHT, '‹ unreachable ›');
+    await press(app, '\r', `Order #${numbers.acted} cancelled.`);
+    const row = await db().selectFrom('orders').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+    assert.equal(row.status, 'cancelled');
+    const events = await db().selectFrom('order_events').select(['type', 'data', 'actor']).where('order_id', '=', id).orderBy('created_at').execute();
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['order.created', 'order.note', 'order.status_changed', 'order.cancelled'],
+    );
+    assert.equal(JSON.parse(events[1]!.data).text, 'Llamada: entrega el martes');
+    assert.equal(JSON.parse(events[3]!.data).reason, 'unreachable');
+    app.unmount();
+  });
+
+  test('f filters by the review flag and Esc clears it: exactly the matching orders are listed', async () => {
+    const app = open(local());
+    await frameHas(app.lastFrame, 'Ana Gómez');
+    await press(app, 'f', 'Filter orders');
+    app.stdin.write(DOWN);
+    await pause();
+    await press(app, DOWN, /›To review +‹ any ›/);
+    await press(app, RIGHT, /›To review +‹ yes ›/);
+    await press(app, '\r', 'Filters: needs_review=yes');
+    await until('only flagged orders', () => app.lastFrame()!.includes('Luis Pérez') && !app.lastFrame()!.includes('Ana Gómez'), 15_000);
+    assert.ok(app.lastFrame()!.split('\n').filter((l) => /^[ ›][ !]/.test(l) && /\d{4}/.test(l)).every((l) => l.includes('!')), 'every listed order is flagged');
+    await press(app, ESC, 'Ana Gómez');
+    assert.doesNotMatch(app.lastFrame()!, /Filters:/);
+    app.unmount();
+  });
+
+  test('n takes a phone order: the city is suggested as it is typed, the order gets its number and opens', async () => {
+    const phone = nextPhone();
+    const app = open(local());
+    await frameHas(app.lastFrame, 'Ana Gómez');
+    await press(app, 'n', 'New phone order');
+    await frameHas(app.lastFrame, /Pack +‹ 1x/);
+    const field = async (label: string, value: string) => {
+      for (let i = 0; i < 12 && !new RegExp(`›${label}`).test(app.lastFrame()!); i++) {
+        app.stdin.write(DOWN);
+        await pause(80);
+      }
+      await frameHas(app.lastFrame, new RegExp(`›${label}`));
+      await press(app, value, `${value}▏`);
+    };
+    await field('Name', 'Rosa Díaz');
+    await field('Phone', phone);
+    await field('Region', 'Antioquia');
+    await field('City', 'envig');
+    await frameHas(app.lastFrame, '→ Envigado');
+    await press(app, RIGHT, /›City +Envigado▏/);
+    await field('Address', 'Carrera 43 # 10-20');
+    app.stdin.write('\r');
+    const created = await frameHas(app.lastFrame, /Order #(\d+) created\./).then(() => /Order #(\d+) created\./.exec(app.lastFrame()!)![1]!);
+    await frameHas(app.lastFrame, new RegExp(`#${created} +pending`));
+    await frameHas(app.lastFrame, /Buyer +Rosa Díaz/);
+    const stored = await db().selectFrom('orders').selectAll().where('telefono', '=', phone).execute();
+    assert.equal(stored.length, 1, 'one order, once');
+    assert.equal(stored[0]!.order_number, Number(created));
+    assert.deepEqual([stored[0]!.ciudad, stored[0]!.departamento, stored[0]!.needs_review, stored[0]!.pack], ['Envigado', 'Antioquia', 0, '1x']);
+    app.unmount();
+  });
+
+  test('2 then Enter on a flagged order offers the matcher’s candidates; picking one resolves the city and releases the push', async () => {
+    await place(shop, 'armenia', { nombre: 'Camilo Armenia', departamento: 'Caldas', ciudad: 'Armenia' });
+    const app = open(local());
+    await frameHas(app.lastFrame, 'Camilo Armenia');
+    await press(app, '2', 'Enter pick the city');
+    await selectRow(app.lastFrame, (k) => app.stdin.write(k), /Camilo Armenia/);
+    await frameHas(app.lastFrame, 'It may be: 1 Armenia (Antioquia) · 2 Armenia (Quindío)');
+    await press(app, '\r', 'Which city is it?');
+    await press(app, 'j', /› Armenia \(Quindío\)/);
+    await press(app, '\r', `Order #${numbers.armenia}: Armenia (Quindío); its push is released.`);
+    const row = await db()
+      .selectFrom('orders')
+      .innerJoin('fulfillment_jobs', 'fulfillment_jobs.order_id', 'orders.id')
+      .select(['orders.departamento', 'orders.ciudad', 'orders.needs_review', 'fulfillment_jobs.state'])
+      .where('orders.order_number', '=', numbers.armenia!)
+      .where('orders.store_id', '=', shop.storeId)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(row, { departamento: 'Quindío', ciudad: 'Armenia', needs_review: 0, state: 'queued' });
+    await until('the order to leave the queue', () => !app.lastFrame()!.includes('Camilo Armenia'), 15_000);
+    app.unmount();
+  });
+
+  test('3 lists the account’s pushes; r replays the selected dead one, R then y every dead one of the account only', async () => {
+    await place(shop, 'dead1', { nombre: 'Dora Muerta' });
+    await place(shop, 'dead2', { nombre: 'Dario Muerto' });
+    await place(other, 'deadForeign', { nombre: 'Fuera Muerto' });
+    const kill = (number: number, storeId: string) =>
+      db()
+        .updateTable('fulfillment_jobs')
+        .set({ state: 'dead', attempts: 8, last_error: 'platform answered 422 pack unknown', updated_at: new Date().toISOString() })
+        .where('order_id', 'in', db().selectFrom('orders').select('id').where('order_number', '=', number).where('store_id', '=', storeId))
+        .execute();
+    await kill(numbers.dead1!, shop.storeId);
+    await kill(numbers.dead2!, shop.storeId);
+    await kill(numbers.deadForeign!, other.storeId);
+    const stateOf = async (number: number, storeId: string) =>
+      (await db().selectFrom('fulfillment_jobs').innerJoin('orders', 'orders.id', 'fulfillment_jobs.order_id').select('fulfillment_jobs.state').where('orders.order_number', '=', number).where('orders.store_id', '=', storeId).executeTakeFirstOrThrow()).state;
+    const session = await userSession(server.deps as unknown as App, 'soporte@tienda.test', 'clave-de-soporte-1');
+    const app = open(session);
+    await frameHas(app.lastFrame, 'Ana Gómez');
+    app.stdin.write('3');
+    // Three dead pushes exist; the support user's account has two of them.
+    await frameHas(app.lastFrame, /Showing: any · .*dead 2/);
+    await selectRow(app.lastFrame, (k) => app.stdin.write(k), new RegExp(`${numbers.dead1} +push +dead`));
+    assert.match(app.lastFrame()!, /platform answered 422 pack unknown/);
+    await press(app, 'r', '1 push queued again.');
+    assert.equal(await stateOf(numbers.dead1!, shop.storeId), 'queued');
+    assert.equal(await stateOf(numbers.dead2!, shop.storeId), 'dead');
+    await press(app, 'R', 'Replay the 1 dead pushes? y/n');
+    await press(app, 'y', '1 push queued again.');
+    assert.equal(await stateOf(numbers.dead2!, shop.storeId), 'queued');
+    assert.equal(await stateOf(numbers.deadForeign!, other.storeId), 'dead', 'the other account’s dead push is left alone');
+    app.unmount();
+  });
+
+  test('4 Keys: c creates a key shown once (only its hash stored), x then y revokes it', async () => {
+    const app = open(local());
+    await frameHas(app.lastFrame, 'Ana Gómez');
+    await press(app, '4', 'c create · x revoke');
+    await frameHas(app.lastFrame, /svc_live_secret_…/);
+    assert.doesNotMatch(app.lastFrame()!, /svc_\w+_[A-Za-z0-9]{20,}/, 'keys are masked');
+    await press(app, 'c', 'New key');
+    await press(app, DOWN, /›Kind +‹ publishable \(live\) ›/);
+    await press(app, RIGHT, '‹ publishable (test) ›');
+    await press(app, DOWN, /›Label/);
+    await press(app, 'consola', 'consola▏');
+    await press(app, '\r', 'Store this key now: it will not be shown again.');
+    const key = /svc_test_pub_[A-Za-z0-9]+/.exec(app.lastFrame()!)![0];
+    const stored = await db().selectFrom('api_keys').select(['id', 'hash', 'label', 'revoked_at']).where('label', '=', 'consola').executeTakeFirstOrThrow();
+    assert.equal(stored.hash, createHash('sha256').update(key).digest('hex'), 'only the SHA-256 hash is kept');
+    await press(app, ' ', /consola/);
+    assert.ok(!app.lastFrame()!.includes(key), 'the value is not shown again');
+    await selectRow(app.lastFrame, (k) => app.stdin.write(k), /consola/);
+    await press(app, 'x', /Revoke key svc_test_pub_…\w{4}\? It stops working at once\. y\/n/);
+    await press(app, 'y', /Key svc_test_pub_…\w{4} revoked\./);
+    const after = await db().selectFrom('api_keys').select('revoked_at').where('id', '=', stored.id).executeTakeFirstOrThrow();
+    assert.ok(after.revoked_at, 'revoked in the database');
+    app.unmount();
+  });
+
+  test('the layout follows a resize: every line fits the new width', async () => {
+    const app = open(local());
+    await frameHas(app.lastFrame, 'Ana Gómez');
+    Object.defineProperty(app.stdout, 'columns', { value: 60, configurable: true });
+    app.stdout.emit('resize');
+    await until('lines cut to 60 columns', () => app.lastFrame()!.split('\n').every((line) => line.length <= 60), 15_000);
+    assert.match(app.lastFrame()!, /Ana Gómez/);
+    app.unmount();
   });
 });

@@ -63,6 +63,13 @@ for (const file of files) {
   for (const name of SKIP_FIRST ? unique.slice(1) : unique) work.push({ file, name });
 }
 
+/** The failing test's own report (its first `not ok` and the lines after it), to read in the CI log. */
+function why(out) {
+  const lines = out.split('\n');
+  const at = lines.findIndex((l) => /^\s*not ok/.test(l));
+  return at < 0 ? out.split('\n').slice(-20).join('\n') : lines.slice(at, at + 30).join('\n');
+}
+
 let next = 0;
 async function worker() {
   while (next < work.length) {
@@ -70,9 +77,11 @@ async function worker() {
     const { out } = await run(['--test-reporter=tap', `--test-name-pattern=^${escape(name)}$`, file]);
     if (!(count(out, 'pass') >= 1)) {
       console.log(`${count(out, 'fail') >= 1 ? 'FAILS ALONE' : 'MATCHES NO TEST'}: ${file} :: ${name}`);
+      console.log(why(out));
       failed = true;
     } else if (count(out, 'fail') !== 0) {
       console.log(`FAILS ALONE: ${file} :: ${name}`);
+      console.log(why(out));
       failed = true;
     }
   }

@@ -2,7 +2,8 @@
 // candidates first, then "another city" typed with the catalog's cities suggested as you type. The
 // pick goes to resolve_order_city, which checks it against the catalog and releases the push.
 import { useState } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from './keys.tsx';
 import type { ConsoleSession } from '../console-session.ts';
 import type { ConsoleText } from '../console-text.ts';
 import { Form } from './form.tsx';
@@ -34,7 +35,7 @@ export function CityPicker({ session, text, order, candidates, country, width, c
     const after = await session.invoke<{ ciudad: string; departamento: string; fulfillment: { state: string } | null }>('resolve_order_city', { order_id: order.id, region: c.region, city: c.city });
     onDone(text.resolved(order.order_number, `${after.ciudad} (${after.departamento})`, after.fulfillment?.state === 'queued'));
   };
-  useInput(
+  useKeys(
     (input, key) => {
       if (key.escape) return onCancel();
       const count = candidates.length + 1;

@@ -5,7 +5,8 @@
 // line shows the current keys, or for a few seconds the outcome of the last action. The layout
 // follows the terminal's size as it changes, and colour is only an aid (NO_COLOR turns it off).
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
-import { Box, Text, useApp, useInput } from 'ink';
+import { Box, Text, useApp } from 'ink';
+import { KeysRoot, useKeys } from './keys.tsx';
 import type { ConsoleSession } from '../console-session.ts';
 import type { ConsoleText } from '../console-text.ts';
 import type { ScreenProps } from './screen-props.ts';
@@ -43,7 +44,15 @@ export interface ConsoleAppProps {
   color?: boolean;
 }
 
-export function ConsoleApp({ session, text, refreshMs = 1000, color = true }: ConsoleAppProps) {
+export function ConsoleApp(props: ConsoleAppProps) {
+  return (
+    <KeysRoot>
+      <Console {...props} />
+    </KeysRoot>
+  );
+}
+
+function Console({ session, text, refreshMs = 1000, color = true }: ConsoleAppProps) {
   const { exit } = useApp();
   const size = useTerminalSize();
   const screens = SCREENS.filter((s) => session.may(s.needs));
@@ -71,7 +80,7 @@ export function ConsoleApp({ session, text, refreshMs = 1000, color = true }: Co
   const onCapture = useCallback((on: boolean) => setCapturing(on), []);
   const openOrder = useCallback((id: string) => setDetail(id), []);
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (help) {
       if (key.escape || input === '?' || input === 'q') setHelp(false);
       return;

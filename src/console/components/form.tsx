@@ -4,7 +4,8 @@
 // leaves. What it submits goes to an account operation, which checks it: the form has no rule of
 // its own, and shows the operation's error under the fields.
 import { useEffect, useRef, useState } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from './keys.tsx';
 import type { ConsoleText } from '../console-text.ts';
 import { problemOf } from './use-terminal.ts';
 import { terminalValue } from '../../domain/terminal-text.ts';
@@ -79,7 +80,7 @@ export function Form({ title, fields, onSubmit, onCancel, text, width, color }: 
 
   const set = (name: string, value: string) => setValues((all) => ({ ...all, [name]: value }));
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (busy) return;
     if (key.escape) return onCancel();
     if (key.return) {

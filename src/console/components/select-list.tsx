@@ -1,7 +1,9 @@
 // A list with one selected row (issue 24 §4): ↑↓ or j/k move, PgUp/PgDn a page, g/G the ends,
 // Enter opens. The selection is a row key, so a live reload that adds rows above keeps it on its row;
 // the row is marked with › as well as inverse video, visible without colour.
-import { Box, Text, useInput } from 'ink';
+import { useRef } from 'react';
+import { Box, Text } from 'ink';
+import { useKeys } from './keys.tsx';
 
 export interface SelectListProps<T> {
   items: readonly T[];
@@ -27,10 +29,17 @@ export function selectedIndex<T>(items: readonly T[], keyOf: (item: T) => string
 
 export function SelectList<T>({ items, keyOf, line, selected, onSelect, onOpen, height, width, active, warn, color }: SelectListProps<T>) {
   const at = selectedIndex(items, keyOf, selected);
-  useInput(
+  // Where the selection is now, moved at once: two keys before the next render move it twice.
+  const position = useRef(at);
+  position.current = at;
+  useKeys(
     (input, key) => {
       if (items.length === 0) return;
-      const go = (i: number) => onSelect(keyOf(items[Math.min(items.length - 1, Math.max(0, i))]!));
+      const at = position.current;
+      const go = (i: number) => {
+        position.current = Math.min(items.length - 1, Math.max(0, i));
+        onSelect(keyOf(items[position.current]!));
+      };
       if (key.downArrow || input === 'j') go(at + 1);
       else if (key.upArrow || input === 'k') go(at - 1);
       else if (key.pageDown) go(at + height);

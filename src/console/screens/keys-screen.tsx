@@ -3,7 +3,8 @@
 // confirmation. Keys are store settings: the app shows this screen only to a session that may
 // change them (a support user never sees it).
 import { useEffect, useState } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../components/keys.tsx';
 import type { ScreenProps } from '../components/screen-props.ts';
 import { SelectList } from '../components/select-list.tsx';
 import { useLive } from '../components/use-terminal.ts';
@@ -34,7 +35,7 @@ export function KeysScreen(props: ScreenProps & { stores: readonly StoreView[] }
   const keys = live.data?.items;
   const current = keys?.find((k) => k.id === selected) ?? keys?.[0];
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (mode === 'shown') {
         setCreated(undefined);

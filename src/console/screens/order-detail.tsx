@@ -3,7 +3,8 @@
 // operations, offered only when this session may run them: c confirm, x cancel with a reason,
 // n note, e correct the buyer, r resolve the city, p push (or replay a failed or dead push).
 import { useEffect, useState } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../components/keys.tsx';
 import type { ScreenProps } from '../components/screen-props.ts';
 import { useLive } from '../components/use-terminal.ts';
 import { Form, type FormField } from '../components/form.tsx';
@@ -82,7 +83,7 @@ export function OrderDetail({ orderId, onBack, ...props }: ScreenProps & { order
 
   const data = live.data;
   const o = data?.order;
-  useInput(
+  useKeys(
     (input, key) => {
       if (key.escape) return onBack();
       if (!o) return;

@@ -2,7 +2,8 @@
 // by number, name, phone or city; `f` filters (status, store, review, push, sandbox, days, region,
 // product); `n` takes a phone order. Each is list_orders or create_order: the screen only asks.
 import { useEffect, useMemo, useState } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../components/keys.tsx';
 import type { ScreenProps } from '../components/screen-props.ts';
 import { SelectList } from '../components/select-list.tsx';
 import { useLive } from '../components/use-terminal.ts';
@@ -75,7 +76,7 @@ export function OrdersScreen(props: ScreenProps & { stores: readonly StoreView[]
   // The sandbox filter is the list's own: test-key orders are flagged on every row.
   const visible = rows && filters.sandbox ? rows.filter((o) => o.sandbox === (filters.sandbox === 'yes')) : rows;
 
-  useInput(
+  useKeys(
     (key, k) => {
       if (mode === 'search') {
         if (k.escape) {

@@ -2,7 +2,8 @@
 // state, attempts, next attempt and last error. `r` replays the selected failed or dead push, `R`
 // every dead one after a y/n confirmation (replay_pushes); Enter opens the order.
 import { useEffect, useState } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../components/keys.tsx';
 import type { ScreenProps } from '../components/screen-props.ts';
 import { SelectList } from '../components/select-list.tsx';
 import { useLive } from '../components/use-terminal.ts';
@@ -51,7 +52,7 @@ export function PushesScreen(props: ScreenProps) {
     live.reload();
   };
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (confirming) {
         setConfirming(false);

@@ -2,7 +2,8 @@
 // list, with the matcher's reason and the catalog candidates of the selected one. Enter picks the
 // city (resolve_order_city) and the held push is released; `o` opens the order.
 import { useEffect, useState } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../components/keys.tsx';
 import type { ScreenProps } from '../components/screen-props.ts';
 import { SelectList } from '../components/select-list.tsx';
 import { useLive } from '../components/use-terminal.ts';
@@ -33,7 +34,7 @@ export function ReviewScreen(props: ScreenProps & { stores: readonly StoreView[]
     };
   }, [current?.id, session]);
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (!current) return;
       if (key.return && session.may('resolve_order_city')) setPicking(true);

@@ -2,7 +2,8 @@
 // (list_webhook_endpoints, list_webhook_deliveries): each event's state, tries, status code,
 // latency and error. `e` moves to the next endpoint; Enter opens the delivery's order.
 import { useState } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../components/keys.tsx';
 import type { ScreenProps } from '../components/screen-props.ts';
 import { SelectList } from '../components/select-list.tsx';
 import { useLive } from '../components/use-terminal.ts';
@@ -44,7 +45,7 @@ export function WebhooksScreen(props: ScreenProps) {
   );
   const data = live.data;
   const current = data?.deliveries.find((d) => d.id === selected) ?? data?.deliveries[0];
-  useInput(
+  useKeys(
     (input, key) => {
       if (input === 'e' && data && data.endpoints.length > 1) {
         setSelected(undefined);

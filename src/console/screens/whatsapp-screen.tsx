@@ -1,7 +1,8 @@
 // 5 WhatsApp (issue 24 §1): the account's WhatsApp messages, newest first (list_whatsapp_messages),
 // with their status and error; `s` cycles the status filter, Enter opens the order.
 import { useState } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../components/keys.tsx';
 import type { ScreenProps } from '../components/screen-props.ts';
 import { SelectList } from '../components/select-list.tsx';
 import { useLive } from '../components/use-terminal.ts';
@@ -26,7 +27,7 @@ export function WhatsappScreen(props: ScreenProps) {
   const live = useLive(() => session.invoke<{ items: MessageView[] }>('list_whatsapp_messages', { limit: 100, ...(status && { status }) }), status, refreshMs, active);
   const rows = live.data?.items;
   const current = rows?.find((m) => m.id === selected) ?? rows?.[0];
-  useInput(
+  useKeys(
     (input, key) => {
       if (input === 's' || input === 'f') return setStatus((s) => STATUSES[(STATUSES.indexOf(s) + 1) % STATUSES.length]!);
       if (key.return && current) openOrder(current.order_id);

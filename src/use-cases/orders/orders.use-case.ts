@@ -1,4 +1,5 @@
 // Support's view of orders: list, show (with events and outbox state), search.
+import * as v from 'valibot';
 import type { Deps } from '../../app.ts';
 import { createdEventData, findJobByOrder, listEvents, listOrders, searchOrders, type OrderFilter, type OrderRow } from '../../db/queries/orders.queries.ts';
 import { ORDER_STATUSES, type OrderStatus } from '../../db/tables/index.ts';
@@ -7,6 +8,9 @@ import { OPERATOR } from '../caller.ts';
 import { orderOf } from '../tenancy.ts';
 import { LIST_MAX_LIMIT } from '../../limits.ts';
 import { orderView } from './order-view.ts';
+import { orderRefInput, parseWith } from '../validate.ts';
+
+const ShowOrderInput = v.strictObject({ order: orderRefInput('order', 'Order id or number.') });
 
 export async function listOrderSummaries(deps: Pick<Deps, 'db'>, f: Omit<OrderFilter, 'status'> & { status?: string | undefined }) {
   if (f.status !== undefined && !ORDER_STATUSES.includes(f.status as OrderStatus)) throw fieldError('status', `status must be one of ${ORDER_STATUSES.join(', ')}`);
@@ -36,7 +40,8 @@ export function reviewReason(o: Pick<OrderRow, 'needs_review' | 'ciudad_input' |
 
 /** By id, or by order number (with --store when several stores have that number). */
 export async function showOrder(deps: Pick<Deps, 'db'>, idOrNumber: string, storeId?: string) {
-  return orderDetail(deps, (await orderOf(deps, OPERATOR, idOrNumber, 'order', storeId)).order);
+  const { order: ref } = parseWith(ShowOrderInput, { order: idOrNumber });
+  return orderDetail(deps, (await orderOf(deps, OPERATOR, ref, 'order', storeId)).order);
 }
 
 /** The full order: the record, its events and its outbox job. */

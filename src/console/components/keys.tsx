@@ -1,0 +1,35 @@
+// One subscription to the keyboard for the whole console. ink's useInput subscribes each component
+// in an effect, after its first frame is on screen: a key typed right after `n` or `f` opened a form
+// (a fast typist, a paste, a test) reached no one and was lost. Here the root listens from the start
+// and hands each key to the handlers the components registered while rendering, so the newest
+// screen hears the very next key.
+import { createContext, useContext, useEffect, useRef, type ReactNode } from 'react';
+import { useInput, type Key } from 'ink';
+
+type Handler = (input: string, key: Key) => void;
+type Registry = Map<symbol, { handler: Handler; active: boolean }>;
+
+const KeysContext = createContext<Registry | null>(null);
+
+export function KeysRoot({ children }: { children: ReactNode }) {
+  const registry = useRef<Registry>(new Map()).current;
+  useInput((input, key) => {
+    // Registration order: the app's keys first, then the screen's, then its list's or form's.
+    for (const entry of [...registry.values()]) if (entry.active) entry.handler(input, key);
+  });
+  return <KeysContext.Provider value={registry}>{children}</KeysContext.Provider>;
+}
+
+/** Like ink's useInput, but heard from the render that shows the component (see KeysRoot). */
+export function useKeys(handler: Handler, options: { isActive?: boolean } = {}): void {
+  const registry = useContext(KeysContext);
+  if (!registry) throw new Error('useKeys needs a KeysRoot above it');
+  const id = useRef(Symbol('keys')).current;
+  registry.set(id, { handler, active: options.isActive ?? true });
+  useEffect(
+    () => () => {
+      registry.delete(id);
+    },
+    [registry, id],
+  );
+}
