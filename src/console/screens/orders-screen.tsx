@@ -52,6 +52,7 @@ const filterInput = (f: OrderFilters, query: string): Record<string, unknown> =>
   ...(f.status && { status: [f.status] }),
   ...(f.store_id && { store_id: f.store_id }),
   ...(f.needs_review && { needs_review: f.needs_review === 'yes' }),
+  ...(f.sandbox && { sandbox: f.sandbox === 'yes' }),
   ...(f.fulfillment_state && { fulfillment_state: f.fulfillment_state }),
   ...(f.created_from && { created_from: f.created_from }),
   ...(f.created_to && { created_to: f.created_to }),
@@ -72,9 +73,7 @@ export function OrdersScreen(props: ScreenProps & { stores: readonly StoreView[]
 
   const input = useMemo(() => filterInput(filters, query), [filters, query]);
   const live = useLive(() => session.invoke<{ items: OrderRowView[] }>('list_orders', { ...input, limit: 100 }), JSON.stringify(input), refreshMs, active);
-  const rows = live.data?.items;
-  // The sandbox filter is the list's own: test-key orders are flagged on every row.
-  const visible = rows && filters.sandbox ? rows.filter((o) => o.sandbox === (filters.sandbox === 'yes')) : rows;
+  const visible = live.data?.items;
 
   useKeys(
     (key, k) => {

@@ -133,6 +133,7 @@ export interface AccountOrderFilter {
   storeId?: string | undefined;
   statuses?: readonly OrderStatus[] | undefined;
   needsReview?: boolean | undefined;
+  sandbox?: boolean | undefined;
   /** Order number, buyer name or phone. */
   text?: string | undefined;
   /** not_pushed, pushed (the push job is done) or push_failed (failed or dead). */
@@ -157,6 +158,7 @@ export const listAccountOrders = (db: Db, f: AccountOrderFilter) => {
   if (f.storeId) q = q.where('orders.store_id', '=', f.storeId);
   if (f.statuses?.length) q = q.where('orders.status', 'in', f.statuses);
   if (f.needsReview !== undefined) q = q.where('orders.needs_review', '=', f.needsReview ? 1 : 0);
+  if (f.sandbox !== undefined) q = q.where('orders.sandbox', '=', f.sandbox ? 1 : 0);
   if (f.productId) q = q.where('orders.product_id', '=', f.productId);
   if (f.departamento) q = q.where(sql<string>`lower(orders.departamento)`, '=', f.departamento.toLowerCase());
   if (f.pushState) {

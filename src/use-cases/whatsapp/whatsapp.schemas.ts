@@ -29,7 +29,7 @@ export const UpdateWhatsappSettingsInput = v.strictObject({
       v.string('phone_number_id must be a string'),
       v.trim(),
       v.regex(/^\d{0,30}$/, 'phone_number_id is the Cloud API phone-number id (digits)'),
-      v.description('Cloud API phone-number id to send from: of business_account_id (own credentials) or assigned to the account by the operator. "" removes it.'),
+      v.description('Cloud API phone-number id to send from: of business_account_id, or assigned by the operator. "" removes it.'),
     ),
   ),
   access_token: v.optional(
@@ -94,7 +94,7 @@ export const SendWhatsappMessageInput = v.strictObject({
   order_id: orderRefInput('order_id', 'Order id or number (1001, TD-1001).'),
   template: v.optional(v.pipe(v.picklist(WHATSAPP_EVENTS, `template must be one of ${WHATSAPP_EVENTS.join(', ')}`), v.description("Send the store's template for this event."))),
   text: v.optional(textInput('text', 1, TEMPLATE_MAX, 'Or send this text (placeholders allowed). Exactly one of template and text.', true)),
-  idempotency_key: textInput('idempotency_key', 8, 200, 'Your unique key for this message: a retry with the same key returns the same message instead of sending twice.'),
+  idempotency_key: textInput('idempotency_key', 8, 200, 'Your key for this message: a retry with it returns the same message, never sends twice.'),
 });
 
 export const ListWhatsappMessagesInput = v.strictObject({

@@ -1,5 +1,5 @@
 // list_orders filters (issue 24 §7; MCP-TOOLS.md row 35): fulfillment_state, created_from and
-// created_to (days in each store's timezone), departamento and product_id, through REST and the MCP
+// created_to (days in each store's timezone), departamento, product_id and sandbox, through REST and the MCP
 // tool derived from the same declaration; each returns exactly the matching orders of the account.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { addProduct, orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import { startServer, type TestServer } from '../../helpers/server.ts';
 import { manualClock } from '../../../src/clock.ts';
-import { OPEN_LIMITS, nextPhone } from '../orders/order-kit.ts';
+import { OPEN_LIMITS, SHOP_ORIGIN, nextPhone } from '../orders/order-kit.ts';
 import { call, connect } from '../../mcp/mcp-kit.ts';
 import { V1Client, failed, ok } from './v1-kit.ts';
 
@@ -45,6 +45,10 @@ describe('list_orders filters', () => {
     await place('pushed', '2026-03-11T12:00:00.000Z', { departamento: 'Antioquia', ciudad: 'Envigado' });
     await place('failed', '2026-03-12T12:00:00.000Z', { product_id: otherProduct, departamento: 'Atlántico', ciudad: 'Barranquilla' });
     await place('dead', '2026-03-12T13:00:00.000Z', { departamento: 'Antioquia', ciudad: 'Bello' });
+    clock.set(new Date('2026-03-13T12:00:00.000Z'));
+    const sandbox = await postOrder(server.url, orderBody(shop, { telefono: nextPhone(), departamento: 'Cundinamarca', ciudad: 'Soacha' }), { 'x-svc-api-key': shop.testKey, origin: SHOP_ORIGIN });
+    assert.equal(sandbox.status, 200, await sandbox.clone().text());
+    ids.sandbox = ((await sandbox.json()) as { data: { id: string } }).data.id;
     await pushState('pushed', 'done');
     await pushState('failed', 'failed');
     await pushState('dead', 'dead');
@@ -71,18 +75,21 @@ describe('list_orders filters', () => {
   for (const [title, query, expected] of [
     ['fulfillment_state pushed', { fulfillment_state: 'pushed' }, ['pushed']],
     ['fulfillment_state push_failed (failed and dead)', { fulfillment_state: 'push_failed' }, ['dead', 'failed']],
-    ['fulfillment_state not_pushed', { fulfillment_state: 'not_pushed' }, ['early10th', 'late9th']],
+    ['fulfillment_state not_pushed (a sandbox order is never pushed)', { fulfillment_state: 'not_pushed' }, ['early10th', 'late9th', 'sandbox']],
     ['created_from and created_to, days in Bogotá', { created_from: '2026-03-10', created_to: '2026-03-11' }, ['early10th', 'pushed']],
     ['created_to alone includes its whole day', { created_to: '2026-03-09' }, ['late9th']],
     ['departamento, case aside', { departamento: 'antioquia' }, ['dead', 'late9th', 'pushed']],
     ['product_id', { product_id: '' }, ['failed']],
     ['several at once', { departamento: 'Antioquia', fulfillment_state: 'push_failed' }, ['dead']],
+    ['sandbox true: only test-key orders', { sandbox: 'true' }, ['sandbox']],
+    ['sandbox false, from a day', { sandbox: 'false', created_from: '2026-03-12' }, ['dead', 'failed']],
   ] as const)
     test(`${title}: REST and MCP return exactly the matching orders`, async () => {
       const q: Record<string, string> = { ...query };
       if ('product_id' in q) q.product_id = otherProduct;
       assert.deepEqual(await rest(q), [...expected].sort());
-      assert.deepEqual(await mcp(q), [...expected].sort());
+      // JSON arguments carry booleans where the query string carries true/false.
+      assert.deepEqual(await mcp(Object.fromEntries(Object.entries(q).map(([k, v]) => [k, v === 'true' ? true : v === 'false' ? false : v]))), [...expected].sort());
     });
 
   test('a period that ends before it starts, a date that is no date and another account’s product are refused on their field', async () => {
