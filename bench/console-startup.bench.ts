@@ -33,17 +33,17 @@ function timeProcess(args: string[]): number {
   return performance.now() - start;
 }
 
-/** Launch → the pane shows the header and the list's answer (rows, or "No orders."). */
+/** Launch in a new 80×24 pane → the pane shows what `shown` matches. */
 let run = 0;
-function timeConsole(): number {
+function timePane(command: string, shown: (pane: string) => boolean): number {
   const session = `bench-${++run}`;
   const start = performance.now();
-  const r = tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', `${process.execPath} ${BIN} --db ${db} console --local --lang en`);
+  const r = tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', command);
   if (r.status !== 0) throw new Error(`tmux: ${r.stderr}`);
   try {
     for (;;) {
       const pane = tmux('capture-pane', '-p', '-t', session).stdout;
-      if (/1 Orders/.test(pane) && /No orders\.|^[ ›][ !][ s] \d{4}/m.test(pane)) return performance.now() - start;
+      if (shown(pane)) return performance.now() - start;
       if (performance.now() - start > 20_000) throw new Error(`no first screen after 20 s:\n${pane}`);
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
     }
@@ -52,6 +52,12 @@ function timeConsole(): number {
   }
 }
 
+/** The console: its header and the list's answer (rows, or "No orders."). */
+const timeConsole = () =>
+  timePane(`${process.execPath} ${BIN} --db ${db} console --local --lang en`, (pane) => /1 Orders/.test(pane) && /No orders\.|^[ ›][ !][ s] \d{4}/m.test(pane));
+/** What the measurement itself costs: a pane, a shell, a line printed and seen. */
+const timeTmux = () => timePane(`echo ready; sleep 30`, (pane) => /^ready$/m.test(pane));
+
 try {
   console.log(`console start-up benchmark: ${RUNS} runs each, median, Node ${process.version}`);
   // One session stays open, so the tmux server is not restarted for every run.
@@ -59,12 +65,14 @@ try {
   timeConsole(); // warm the file cache and tsx's transform cache
   const bare = median(Array.from({ length: RUNS }, () => timeProcess(['-e', '0'])));
   const cli = median(Array.from({ length: RUNS }, () => timeProcess([BIN, '--version'])));
+  const paneMs = median(Array.from({ length: RUNS }, timeTmux));
   const consoleMs = median(Array.from({ length: RUNS }, timeConsole));
   console.log(`baseline: node -e 0                 ${bare.toFixed(0).padStart(6)} ms`);
   console.log(`baseline: codrail --version         ${cli.toFixed(0).padStart(6)} ms`);
-  console.log(`codrail console --local, 1st screen ${consoleMs.toFixed(0).padStart(6)} ms`);
+  console.log(`baseline: tmux pane, echo seen      ${paneMs.toFixed(0).padStart(6)} ms  (the measurement's own cost)`);
+  console.log(`codrail console --local, 1st screen ${consoleMs.toFixed(0).padStart(6)} ms  (${(consoleMs - paneMs).toFixed(0)} ms without the pane's cost)`);
   console.log(`ratio console / codrail --version: ${(consoleMs / cli).toFixed(2)}`);
-  console.log(`target first screen < 1000 ms: ${consoleMs < 1000 ? 'met' : 'NOT met'}`);
+  console.log(`target first screen < 1000 ms: ${consoleMs < 1000 ? 'met' : consoleMs - paneMs < 1000 ? 'met without the pane’s cost' : 'NOT met'}`);
 } finally {
   tmux('kill-server');
   rmSync(dir, { recursive: true, force: true });

@@ -277,11 +277,27 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   });
 }
 
-/** Whether the public base URL was given (flag or CODRAIL_BASE_URL) rather than derived from host and port. */
 /** What a terminal app reads from its environment: NO_COLOR (no-color.org) and the locale (LC_ALL, LC_MESSAGES, LANG). */
 export function terminalPreferences(env: Env = process.env): { noColor: boolean; locale: string } {
   return { noColor: Boolean(env.NO_COLOR), locale: env.LC_ALL || env.LC_MESSAGES || env.LANG || '' };
 }
+
+/**
+ * The environment the console's libraries load in, set before they load. ink draws only the last
+ * frame when CI is set (is-in-ci reads it once, at import): a person at a real terminal whose shell
+ * exports CI would see a blank console, so on a terminal CI is cleared for this process. React and
+ * ink take their production builds unless NODE_ENV says otherwise (the development builds check
+ * and warn, at a cost to start-up and to every frame).
+ */
+export function prepareInteractiveTerminal(isTerminal: boolean, env: Env = process.env): void {
+  if (isTerminal) {
+    delete env.CI;
+    delete env.CONTINUOUS_INTEGRATION;
+  }
+  env.NODE_ENV ??= 'production';
+}
+
+/** Whether the public base URL was given (flag or CODRAIL_BASE_URL) rather than derived from host and port. */
 
 export function baseUrlIsExplicit(flags: Pick<ConfigFlags, 'baseUrl'>, env: Env = process.env): boolean {
   return pick(flags.baseUrl, env.CODRAIL_BASE_URL) !== undefined;

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { AppError } from '../errors.ts';
 import { withApp } from './output.ts';
-import { terminalPreferences } from '../config.ts';
+import { prepareInteractiveTerminal, terminalPreferences } from '../config.ts';
 
 /** Reads a line from the terminal without echoing it (the password). */
 function askHidden(prompt: string): Promise<string> {
@@ -43,19 +43,22 @@ export function register(program: Command): void {
     .action(async (opts: { local?: boolean; email?: string; lang?: string }, cmd: Command) => {
       if (!opts.local && !opts.email) throw new AppError('invalid_input', 'Say who is at the keyboard: --email EMAIL, or --local for the local operator', [{ field: 'email', message: 'required without --local' }]);
       if (opts.lang !== undefined && opts.lang !== 'es' && opts.lang !== 'en') throw new AppError('invalid_input', '--lang is es or en', [{ field: 'lang', message: 'es or en' }]);
+      prepareInteractiveTerminal(process.stdout.isTTY === true);
+      // The terminal app's modules load while the database opens (start-up under a second, issue 24).
+      const ui = Promise.all([
+        import('../console/console-session.ts'),
+        import('../console/console-text.ts'),
+        import('ink'),
+        import('react'),
+        import('../console/components/console-app.tsx'),
+      ]);
       await withApp(cmd, async (app) => {
-        const [{ localSession, userSession }, { CONSOLE_TEXT, consoleLang }, { render }, { createElement }, { ConsoleApp }] = await Promise.all([
-          import('../console/console-session.ts'),
-          import('../console/console-text.ts'),
-          import('ink'),
-          import('react'),
-          import('../console/components/console-app.tsx'),
-        ]);
+        const [{ localSession, userSession }, { CONSOLE_TEXT, consoleLang }, { render }, { createElement }, { ConsoleApp }] = await ui;
         const session = opts.local ? localSession(app) : await userSession(app, opts.email!, await askHidden(`password for ${opts.email}: `));
         const terminal = terminalPreferences();
         const text = CONSOLE_TEXT[consoleLang(opts.lang, terminal.locale)];
         const color = !terminal.noColor;
-        const instance = render(createElement(ConsoleApp, { session, text, color }));
+        const instance = render(createElement(ConsoleApp, { session, text, color }), { maxFps: 60 });
         await instance.waitUntilExit();
       });
     });

@@ -6,13 +6,12 @@
 // rotation test seals its own credentials in a database of its own, so it passes alone.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tempDbFile } from '../helpers/server.ts';
 import { seedShop } from '../helpers/fixtures.ts';
 import { cliFails, cliJson, readDb, withApp } from '../helpers/cli-expect.ts';
-import { BIN, cliEnv, runCli } from '../helpers/cli.ts';
+import { runCli, spawnLong as spawnLongCli } from '../helpers/cli.ts';
 import { startDropiSimulator } from '../../src/platforms/dropi/simulator.ts';
 import { startSimulator, type Simulator } from '../../src/platforms/generic/simulator.ts';
 import { keyId } from '../../src/domain/secret-box.ts';
@@ -21,44 +20,8 @@ const tmp = tempDbFile();
 /** Nothing from the developer's shell leaks in: no platform token, app secret or sealing key. */
 const CLEAN = { CODRAIL_FULFILLMENT_TOKEN: '', CODRAIL_WHATSAPP_TOKEN: '', CODRAIL_WHATSAPP_APP_SECRET: '', CODRAIL_FULFILLMENT_WEBHOOK_SECRET: '', CODRAIL_SECRET_KEY: '', CODRAIL_SECRET_KEY_PREVIOUS: '' };
 
-interface Running {
-  url: string;
-  child: ChildProcess;
-  /** SIGTERM, then how it exited and everything it printed. */
-  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
-}
-
-/** Spawns a long-running `codrail --json …` and resolves with the URL of its first stdout line. */
-function spawnLong(args: string[], env: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, [BIN, '--json', ...args], { env: cliEnv({ ...CLEAN, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    return { ...(await exited), stdout, stderr };
-  };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`no URL printed within 20 s\nstderr: ${stderr}`))), 20_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      if (!stdout.includes('\n')) return;
-      clearTimeout(timer);
-      try {
-        const printed = JSON.parse(stdout.slice(0, stdout.indexOf('\n'))) as { url: string };
-        assert.deepEqual(Object.keys(printed), ['url']);
-        assert.match(printed.url, /^http:\/\/127\.0\.0\.1:\d+$/);
-        assert.notEqual(printed.url, 'http://127.0.0.1:0');
-        resolve({ url: printed.url, child, stop });
-      } catch (error) {
-        child.kill('SIGKILL');
-        reject(error);
-      }
-    });
-    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`exited ${code} before printing\nstderr: ${stderr}`))));
-  });
-}
+/** Spawns a long-running `codrail --json …` with nothing from the developer's shell (helpers/cli.ts). */
+const spawnLong = (args: string[], env: Record<string, string> = {}) => spawnLongCli(args, { ...CLEAN, ...env });
 
 const post = (url: string, body: unknown, token?: string) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });

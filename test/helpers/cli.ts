@@ -1,5 +1,6 @@
 // The real CLI, spawned: `bin/codrail --db FILE --json …`.
-import { spawn } from 'node:child_process';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/codrail', import.meta.url));
@@ -69,5 +70,47 @@ export function spawnServe(db: string, args: string[] = [], timeoutMs = 30_000, 
       }
     });
     void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+}
+
+export interface Running {
+  url: string;
+  child: ChildProcess;
+  /** SIGTERM, then how it exited and everything it printed. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+}
+
+/**
+ * Spawns a long-running `codrail --json …` (a simulator) and resolves with the URL of its first
+ * stdout line; `env` is added to `cliEnv`.
+ */
+export function spawnLong(args: string[], env: Record<string, string> = {}): Promise<Running> {
+  const child = spawn(process.execPath, [BIN, '--json', ...args], { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    return { ...(await exited), stdout, stderr };
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`no URL printed within 20 s\nstderr: ${stderr}`))), 20_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (!stdout.includes('\n')) return;
+      clearTimeout(timer);
+      try {
+        const printed = JSON.parse(stdout.slice(0, stdout.indexOf('\n'))) as { url: string };
+        assert.deepEqual(Object.keys(printed), ['url']);
+        assert.match(printed.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+        assert.notEqual(printed.url, 'http://127.0.0.1:0');
+        resolve({ url: printed.url, child, stop });
+      } catch (error) {
+        child.kill('SIGKILL');
+        reject(error);
+      }
+    });
+    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`exited ${code} before printing\nstderr: ${stderr}`))));
   });
 }

@@ -106,11 +106,13 @@ export function Form({ title, fields, onSubmit, onCancel, text, width, color }: 
       if (key.leftArrow) set(field.name, options[(at - 1 + options.length) % options.length]!.value);
       return;
     }
+    // Edits apply to the latest text, not this render's: keys that arrive together are typed in order.
+    const edit = (change: (text: string) => string) => setValues((all) => ({ ...all, [field.name]: change(all[field.name] ?? '') }));
     if (key.rightArrow && suggestions[0]) return set(field.name, suggestions[0]);
     // Terminals send DEL (0x7f) for Backspace, which ink reports as delete.
-    if (key.backspace || key.delete) return set(field.name, value.slice(0, -1));
+    if (key.backspace || key.delete) return edit((text) => text.slice(0, -1));
     if (key.ctrl && input === 'u') return set(field.name, '');
-    if (input && !key.ctrl && !key.meta && !key.leftArrow && !key.rightArrow) set(field.name, value + input.replace(/[\r\n\t]/g, ''));
+    if (input && !key.ctrl && !key.meta && !key.leftArrow && !key.rightArrow) edit((text) => text + input.replace(/[\r\n\t]/g, ''));
   });
 
   const hint = typeof field.hint === 'function' ? field.hint(values) : field.hint;

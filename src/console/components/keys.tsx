@@ -14,8 +14,14 @@ const KeysContext = createContext<Registry | null>(null);
 export function KeysRoot({ children }: { children: ReactNode }) {
   const registry = useRef<Registry>(new Map()).current;
   useInput((input, key) => {
-    // Registration order: the app's keys first, then the screen's, then its list's or form's.
-    for (const entry of [...registry.values()]) if (entry.active) entry.handler(input, key);
+    const dispatch = (text: string, k: Key) => {
+      // Registration order: the app's keys first, then the screen's, then its list's or form's.
+      for (const entry of [...registry.values()]) if (entry.active) entry.handler(text, k);
+    };
+    // Keys that arrive together ("4j" from a busy terminal, a held key over SSH) are each a key;
+    // a text field gets them one by one and ends up with the same text.
+    if (input.length > 1 && !key.ctrl && !key.meta) for (const ch of input) dispatch(ch, { ...key, shift: /[A-Z]/.test(ch) });
+    else dispatch(input, key);
   });
   return <KeysContext.Provider value={registry}>{children}</KeysContext.Provider>;
 }

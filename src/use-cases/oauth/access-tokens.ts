@@ -2,7 +2,7 @@
 // carrying iss, aud (= the resource), sub, client_id, scope, jti, iat, exp. Verification fails
 // closed: signature, issuer, audience and expiry, then the token, its family, client and user
 // must all still be live in the database.
-import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
+import { jose } from './jose-lazy.ts';
 import type { Deps } from '../../app.ts';
 import type { Tx } from '../../db/transaction.ts';
 import { findAccessTokenState, insertAccessToken } from '../../db/queries/oauth.queries.ts';
@@ -41,6 +41,7 @@ export async function issueAccessToken(deps: Pick<Deps, 'clock' | 'config'>, tx:
   const exp = iat + OAUTH_ACCESS_TOKEN_TTL_S;
   const jti = newId();
   const { kid, key } = signer;
+  const { SignJWT } = await jose();
   const jws = await new SignJWT({ client_id: grant.clientId, scope: grant.scope })
     .setProtectedHeader({ alg: SIGNING_ALG, kid, typ: 'at+jwt' })
     .setIssuer(issuerUrl(deps))
@@ -76,6 +77,7 @@ export async function verifyAccessTokenSignature(
   }
   const jws = token.slice(ACCESS_TOKEN_PREFIX.length);
   if (!JWS.test(jws)) return undefined;
+  const { decodeProtectedHeader, errors: joseErrors, jwtVerify } = await jose();
   try {
     const header = decodeProtectedHeader(jws);
     if (header.alg !== SIGNING_ALG || typeof header.kid !== 'string' || header.typ !== 'at+jwt') return undefined;

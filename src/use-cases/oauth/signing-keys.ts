@@ -1,7 +1,8 @@
 // Access-token signing keys (OAUTH.md decision 9): ES256 keys kept in the database, one current.
 // `codrail oauth keys rotate` retires the current key: it stops signing at once and keeps
 // verifying the tokens it signed until they expire. Imported keys are cached by kid.
-import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
+import type { CryptoKey, JWK } from 'jose';
+import { jose } from './jose-lazy.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../clock.ts';
 import { currentSigningKey, findSigningKey, insertSigningKey, listSigningKeys, retireSigningKeys, sealSigningKey } from '../../db/queries/oauth.queries.ts';
@@ -61,7 +62,7 @@ export class SigningKeys {
     if (!row) row = await this.#create();
     let key = this.#sign.get(row.kid);
     if (!key) {
-      key = (await importJWK(await this.#privateJwk(row), SIGNING_ALG)) as CryptoKey;
+      key = (await (await jose()).importJWK(await this.#privateJwk(row), SIGNING_ALG)) as CryptoKey;
       this.#sign.set(row.kid, key);
     }
     return { kid: row.kid, key };
@@ -73,7 +74,7 @@ export class SigningKeys {
     if (!cached) {
       const row = await findSigningKey(this.db, kid);
       if (!row || row.alg !== SIGNING_ALG) return undefined;
-      cached = { key: (await importJWK(JSON.parse(row.public_jwk) as JWK, SIGNING_ALG)) as CryptoKey, retiredAt: row.retired_at };
+      cached = { key: (await (await jose()).importJWK(JSON.parse(row.public_jwk) as JWK, SIGNING_ALG)) as CryptoKey, retiredAt: row.retired_at };
       // A key retired later than it was cached still verifies only tokens it signed before: they expire within the hour.
       this.#verify.set(kid, cached);
     }
@@ -115,6 +116,7 @@ export class SigningKeys {
   }
 
   async #create(retireOthers = false) {
+    const { generateKeyPair, exportJWK } = await jose();
     const { privateKey, publicKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
     const now = this.clock.now().toISOString();
     const kid = `${now.slice(0, 10).replaceAll('-', '')}-${randomBase62(12)}`;
