@@ -13,8 +13,12 @@ import { OAUTH_SESSION_TTL_S, OAUTH_SIGNIN_PER_WINDOW, OAUTH_SIGNIN_WINDOW_MS } 
 import { remainingWait } from '../../domain/oauth/sign-in-wait.ts';
 import { hashKey } from '../../domain/keys.ts';
 
-/** Compared against when the email is unknown, so both failures take the same time. */
-const DUMMY_HASH = hashPassword('codrail-dummy-password');
+/**
+ * Compared against when the email is unknown, so both failures take the same time. Made on the
+ * first sign-in, not at import: a scrypt hash costs every CLI command and the console ~40 ms.
+ */
+let dummyHash: string | undefined;
+const unknownUserHash = () => (dummyHash ??= hashPassword('codrail-dummy-password'));
 
 export type SessionUser = NonNullable<Awaited<ReturnType<typeof findSessionUser>>>;
 
@@ -27,6 +31,8 @@ function tooMany(waitMs: number): AppError {
 export async function signIn(deps: Pick<Deps, 'db' | 'clock'>, input: { email: string | undefined; password: string | undefined; ip: string | null }): Promise<{ sessionToken: string; userId: string }> {
   const email = (input.email ?? '').trim().toLowerCase();
   const password = input.password ?? '';
+  // Made before the user is looked up: the first sign-in costs the same for a known and an unknown email.
+  const unknownHash = unknownUserHash();
   const now = deps.clock.now().getTime();
   const window = Math.floor(now / OAUTH_SIGNIN_WINDOW_MS) * OAUTH_SIGNIN_WINDOW_MS;
   const address = input.ip ?? 'unknown';
@@ -40,7 +46,7 @@ export async function signIn(deps: Pick<Deps, 'db' | 'clock'>, input: { email: s
     if (wait > 0) throw tooMany(wait);
   }
   const user = email && email.length <= 254 ? await findUserByEmail(deps.db, email) : undefined;
-  const ok = verifyPassword(password.slice(0, PASSWORD_MAX), user?.password_hash ?? DUMMY_HASH) && user !== undefined && user.disabled_at === null;
+  const ok = verifyPassword(password.slice(0, PASSWORD_MAX), user?.password_hash ?? unknownHash) && user !== undefined && user.disabled_at === null;
   if (!ok) {
     if (failures) await addFailure(deps.db, failures, now, now - OAUTH_SIGNIN_WINDOW_MS);
     throw new AppError('unauthorized', 'Wrong email or password');
