@@ -163,12 +163,20 @@ describe('codrail console (ink)', { timeout: 60_000 }, () => {
     await frameHas(app.lastFrame, shows);
   };
 
-  /** Presses `key` until the selection mark is on a row matching `row` (each move seen on screen). */
-  const selectRow = async (frame: () => string | undefined, write: (s: string) => void, row: RegExp, key = 'j') => {
+  /**
+   * Moves the selection mark onto the row matching `row`, one key at a time, each move seen on screen
+   * before the next (under load a frame comes late, and an unseen move would be pressed twice);
+   * up when the row is above the mark.
+   */
+  const selectRow = async (frame: () => string | undefined, write: (s: string) => void, row: RegExp) => {
     const marked = new RegExp(`^›.*${row.source}`, 'm');
+    const markedLine = () => (frame() ?? '').split('\n').findIndex((l) => l.startsWith('›'));
     for (let i = 0; i < 30 && !marked.test(frame() ?? ''); i++) {
-      write(key);
-      await pause(120);
+      const lines = (frame() ?? '').split('\n');
+      const target = lines.findIndex((l) => row.test(l));
+      const before = markedLine();
+      write(target >= 0 && target < before ? 'k' : 'j');
+      await until('the selection to move', () => markedLine() !== before || marked.test(frame() ?? ''), 3000).catch(() => undefined);
     }
     await frameHas(frame, marked);
   };
