@@ -21,14 +21,22 @@ export function unknownPlaceholders(text: string): string[] {
   return [...text.matchAll(TOKEN)].map((m) => m[1]!).filter((name) => !(PLACEHOLDERS as readonly string[]).includes(name));
 }
 
+const isPlaceholder = (name: string): name is Placeholder => (PLACEHOLDERS as readonly string[]).includes(name);
+
+/**
+ * A value that ends with the full stop the text puts right after it loses its own: "Pronto sale
+ * hacia {ciudad}." with "Bogotá, D.C." reads "Bogotá, D.C.", never "D.C.." (issue 25 §5).
+ */
+const fitted = (value: string, next: string | undefined): string => (next === '.' && value.endsWith('.') ? value.slice(0, -1) : value);
+
 /** The text with each known placeholder replaced by its value. */
 export function renderTemplate(text: string, values: Readonly<Record<Placeholder, string>>): string {
-  return text.replace(TOKEN, (whole, name: string) => ((PLACEHOLDERS as readonly string[]).includes(name) ? values[name as Placeholder] : whole));
+  return text.replace(TOKEN, (whole, name: string, offset: number) => (isPlaceholder(name) ? fitted(values[name], text[offset + whole.length]) : whole));
 }
 
-/** The placeholders a text names, in order of appearance: a Cloud API template's body parameters. */
-export function placeholderOrder(text: string): Placeholder[] {
-  return [...text.matchAll(TOKEN)].map((m) => m[1]!).filter((name): name is Placeholder => (PLACEHOLDERS as readonly string[]).includes(name));
+/** The values of a template's body parameters, in order, each fitted to the text around it as renderTemplate does. */
+export function templateParameters(text: string, values: Readonly<Record<Placeholder, string>>): string[] {
+  return [...text.matchAll(TOKEN)].filter((m) => isPlaceholder(m[1]!)).map((m) => fitted(values[m[1] as Placeholder], text[m.index + m[0].length]));
 }
 
 /** The order statuses that message the buyer, and the event (template key) each one sends. */

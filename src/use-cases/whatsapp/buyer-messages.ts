@@ -10,7 +10,7 @@ import { findProduct } from '../../db/queries/products.queries.ts';
 import { findStore } from '../../db/queries/stores.queries.ts';
 import { findJobByOrder, type OrderRow } from '../../db/queries/orders.queries.ts';
 import type { OrderStatus } from '../../domain/order-status.ts';
-import { DEFAULT_TEMPLATES, EVENT_OF_STATUS, WHATSAPP_EVENTS, placeholderOrder, renderTemplate, type Placeholder, type WhatsappEvent } from '../../domain/whatsapp-template.ts';
+import { DEFAULT_TEMPLATES, EVENT_OF_STATUS, WHATSAPP_EVENTS, renderTemplate, templateParameters, type Placeholder, type WhatsappEvent } from '../../domain/whatsapp-template.ts';
 import { newId } from '../../ids.ts';
 import type { OrderEventSubscriber, OrderEvents } from '../../order-events/order-events.ts';
 import { storeMoney } from '../stores/store-money.ts';
@@ -60,7 +60,7 @@ export async function renderForOrder(deps: Pick<Deps, 'config'>, db: Db | Tx, or
     ciudad: order.ciudad,
     tracking: order.tracking_number ?? job?.remote_id ?? 'pendiente',
   };
-  return { text: renderTemplate(text, values), values, parameters: placeholderOrder(text).map((p) => values[p]) };
+  return { text: renderTemplate(text, values), values, parameters: templateParameters(text, values) };
 }
 
 export interface NewMessage {
