@@ -46,9 +46,14 @@ export function statusTable(entries: Readonly<Record<string, OrderStatus | null>
   };
 }
 
-/** What a platform report does to an order: move it, keep it (same or no mapping), or refuse (backwards). */
+/**
+ * What a platform report does to an order: move it, keep it (same or no mapping), or refuse
+ * (backwards). A platform saying it has the order (Dropi's PENDIENTE) is no confirmation: only the
+ * buyer or a person confirms (issue 25 §2), so a report of `confirmed` moves a pending order nowhere
+ * and the buyer is never told "confirmado" because a push went out.
+ */
 export function applyPlatformStatus(current: OrderStatus, target: OrderStatus | undefined): { to: OrderStatus; moved: boolean; refused: boolean } {
-  if (!target || target === current) return { to: current, moved: false, refused: false };
+  if (!target || target === current || (target === 'confirmed' && current === 'pending')) return { to: current, moved: false, refused: false };
   if (!canMove(current, target)) return { to: current, moved: false, refused: true };
   return { to: target, moved: true, refused: false };
 }

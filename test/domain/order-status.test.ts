@@ -106,13 +106,17 @@ test('statusFromPlatform answers undefined for NOVEDAD, unknown, empty and proto
 });
 
 test('applyPlatformStatus moves an order forward along the machine', () => {
-  assert.deepEqual(applyPlatformStatus('pending', 'PENDIENTE'), { to: 'confirmed', moved: true, refused: false });
   assert.deepEqual(applyPlatformStatus('confirmed', 'GUIA_GENERADA'), { to: 'processing', moved: true, refused: false });
   assert.deepEqual(applyPlatformStatus('pending', 'EN_TRANSITO'), { to: 'shipped', moved: true, refused: false });
   assert.deepEqual(applyPlatformStatus('processing', 'en_reparto'), { to: 'shipped', moved: true, refused: false });
   assert.deepEqual(applyPlatformStatus('shipped', 'ENTREGADO'), { to: 'delivered', moved: true, refused: false });
   assert.deepEqual(applyPlatformStatus('shipped', 'DEVOLUCION'), { to: 'returned', moved: true, refused: false });
   assert.deepEqual(applyPlatformStatus('confirmed', 'CANCELADO'), { to: 'cancelled', moved: true, refused: false });
+});
+
+test('applyPlatformStatus takes a platform’s PENDIENTE for no confirmation: a pending order stays pending (only the buyer or a person confirms)', () => {
+  assert.deepEqual(applyPlatformStatus('pending', 'PENDIENTE'), { to: 'pending', moved: false, refused: false });
+  assert.deepEqual(applyPlatformStatus('processing', 'PENDIENTE'), { to: 'processing', moved: false, refused: true }, 'backwards is still refused');
 });
 
 test('applyPlatformStatus keeps the status when the report maps to it already or maps to nothing', () => {

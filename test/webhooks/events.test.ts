@@ -167,7 +167,7 @@ describe('webhook events: types and content', () => {
 });
 
 describe('webhook events from the fulfillment push', () => {
-  test('a pushed order is delivered as order.pushed with the platform order id as remote_id, then order.confirmed from the status the platform reported', async () => {
+  test('a pushed order is delivered as order.pushed with the platform order id as remote_id; the platform’s status confirms nothing, a person’s confirmation does', async () => {
     const platform = await startSimulator({});
     const bench = await openBench({ flags: { fulfillmentUrl: platform.url, fulfillmentBackoffMs: 10 } });
     const pushes = startPushWorker(bench.server.deps)!;
@@ -176,17 +176,25 @@ describe('webhook events from the fulfillment push', () => {
       const { shop, v1, server } = bench;
       await addEndpoint(v1, shop.storeId, receiver.url);
       const orderId = await liveOrder(server, shop);
-      const [, pushed, confirmed] = await waitFor('three events at the receiver', () => {
+      const [, pushed] = await waitFor('two events at the receiver', () => {
         const got = receiver.accepted();
-        return got.length >= 3 && got;
+        return got.length >= 2 && got;
       });
       const remote = platform.orders().find((o) => o.external_ref === orderId);
       assert.ok(remote, 'the platform holds the order');
-      assert.deepEqual(receiver.accepted().map((a) => a.eventType), ['order.created', 'order.pushed', 'order.confirmed']);
       assert.equal(pushed!.json.data.object.id, orderId);
       assert.equal(pushed!.json.data.remote_id, remote.id);
+      // The platform's PENDIENTE is recorded, and the order is still pending: had the push confirmed
+      // it, this confirmation would be refused as a move from confirmed to confirmed.
+      const order = ok(await v1.get('/api/v1/orders/{order_id}', { params: { order_id: orderId } }));
+      assert.deepEqual([order.status, order.fulfillment_status], ['pending', remote.status]);
+      ok(await v1.post('/api/v1/orders/{order_id}/status', { params: { order_id: orderId }, body: { status: 'confirmed', note: 'Llamada: confirma' } }));
+      const [, , confirmed] = await waitFor('the confirmation at the receiver', () => {
+        const got = receiver.accepted();
+        return got.length >= 3 && got;
+      });
+      assert.deepEqual(receiver.accepted().map((a) => a.eventType), ['order.created', 'order.pushed', 'order.confirmed']);
       assert.equal(confirmed!.json.data.previous_status, 'pending');
-      assert.equal(confirmed!.json.data.object.fulfillment.status, remote.status);
     } finally {
       await pushes.stop();
       await bench.close();
