@@ -146,6 +146,22 @@ describe('an assistant takes orders from creation to delivery, with both simulat
     assert.equal(perRef(platform).get(created.id), 1);
     assert.equal(platform.orders().find((o) => o.external_ref === created.id)!.status, 'CANCELADO');
   }));
+
+  test('a store pushing on creation: the platform has the order but nobody confirmed it, so the buyer hears "confirmado" only after support confirms', () => underSeed(seed, async () => {
+    await ok(client, 'update_store', { store_id: shop.storeId, push_policy: 'on_create' });
+    await ok(client, 'update_whatsapp_settings', { store_id: shop.storeId, enabled: true, phone_number_id: PHONE_NUMBER_ID, events: { order_created: true, order_confirmed: true, order_shipped: false, order_delivered: false } });
+    const created = await ok(client, 'create_order', { store_id: shop.storeId, product_id: shop.productId, quantity: 1, buyer: buyer({ telefono: nextPhone() }), idempotency_key: 'journey-on-create' });
+    await until('pushed', async () => (await ok(client, 'get_order', { order_id: created.id })).fulfillment?.state === 'done');
+    const pushed = await ok(client, 'get_order', { order_id: created.id });
+    assert.deepEqual([pushed.status, pushed.fulfillment_status], ['pending', 'PENDIENTE'], 'the platform has it; it is not confirmed');
+    const automatic = async () => (await ok(client, 'list_whatsapp_messages', { order_id: created.id, limit: 10 })).items.map((m: { event: string | null }) => m.event);
+    await until('the order_created message sent', async () => (await ok(client, 'list_whatsapp_messages', { order_id: created.id, limit: 10 })).items.some((m: { status: string }) => m.status === 'delivered'));
+    assert.deepEqual(await automatic(), ['order_created'], 'no "confirmado" for a push');
+    await ok(client, 'update_order_status', { order_id: created.id, status: 'confirmed', note: 'Llamada: confirma' });
+    assert.deepEqual((await automatic()).sort(), ['order_confirmed', 'order_created']);
+    const confirmation = (await ok(client, 'list_order_events', { order_id: created.id, limit: 100 })).items.find((e: { type: string; data: { to?: string } }) => e.type === 'order.status_changed' && e.data.to === 'confirmed');
+    assert.match(confirmation.actor, /^oauth:/, 'the confirmation is recorded with who confirmed');
+  }));
 });
 
 describe('an order never reaches the platform twice: automatic, tool and batch pushes, replays and restarts', () => {
