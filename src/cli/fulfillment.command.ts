@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { LIST_DEFAULT_LIMIT } from '../limits.ts';
-import type { FulfillmentJobState } from '../db/tables/index.ts';
 import { config, globals, intOption, numberFlag, print, shown, withApp } from './output.ts';
 
 // Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
@@ -23,7 +22,7 @@ export function register(program: Command): void {
     .action(async (o: { state?: string; limit: number }, cmd: Command) => {
       const result = await withApp(cmd, async (app) => {
         const f = await loadFulfillment();
-        return f.listPushJobs(app, f.OPERATOR, { state: o.state as FulfillmentJobState | undefined, limit: o.limit });
+        return f.listPushJobs(app, f.OPERATOR, f.parseWith(f.ListPushJobsInput, { ...(o.state !== undefined && { state: o.state }), limit: o.limit }));
       });
       const counts = Object.entries(result.counts).map(([s, n]) => `${s} ${n}`).join(' · ');
       const age = result.backlog.oldest_pending_age_s;

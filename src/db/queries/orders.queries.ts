@@ -24,12 +24,6 @@ export const findOrdersByNumbers = (db: Db, numbers: readonly number[], accountI
   return q.limit(50).execute();
 };
 
-export const findOrderByNumber = (db: Db, number: number, storeId?: string) => {
-  let q = db.selectFrom('orders').selectAll().where('order_number', '=', number);
-  if (storeId) q = q.where('store_id', '=', storeId);
-  return q.execute();
-};
-
 /** The first order of the same buyer and basket inside the duplicate window (SPEC 4.1 step 10). */
 export const findRecentDuplicate = (
   db: Db | Tx,
