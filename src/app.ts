@@ -14,6 +14,7 @@ import { ClientDocumentFetches } from './use-cases/oauth/client-metadata.use-cas
 import { Failpoints } from './failpoints.ts';
 import { OrderEvents } from './order-events/order-events.ts';
 import { whatsappNotices } from './use-cases/whatsapp/buyer-messages.ts';
+import { confirmationFollowUp } from './use-cases/orders/confirmation.use-case.ts';
 import { webhookEvents } from './use-cases/webhooks/webhook-events.ts';
 import { afterCommit } from './db/transaction.ts';
 import { ImageEncoder } from './use-cases/products/image-encoder.ts';
@@ -74,6 +75,8 @@ export function openApp(config: Config, options: OpenOptions = {}): App {
   // Every order event, in the transaction of its change, reaches these (issue 21 §3).
   const orderEvents = new OrderEvents();
   const nudge = new Nudges();
+  // Who confirmed and the return risk first: the notices and the seller's events then see the order as it stands.
+  orderEvents.subscribe(confirmationFollowUp({ config }, orderEvents));
   orderEvents.subscribe(whatsappNotices({ config }, orderEvents));
   orderEvents.subscribe(webhookEvents(nudge));
   orderEvents.subscribe(async (tx, event) => afterCommit(tx, () => metrics.orderEvent(event.type)));

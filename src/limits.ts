@@ -47,6 +47,8 @@ export const IDEMPOTENCY_KEY_MAX = 255;
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** How often `serve` sweeps expired rate-limit windows and idempotency records. */
 export const SWEEP_INTERVAL_MS = 10 * 60_000;
+/** How often `serve` looks for confirmations whose reminder or call-queue time came (issue 25). */
+export const CONFIRMATION_TIMER_MS = 15_000;
 
 /** Per-store order numbers start here (SPEC 4.1 step 11). */
 export const FIRST_ORDER_NUMBER = 1001;

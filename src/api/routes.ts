@@ -11,6 +11,7 @@ import { operationRoutes } from './v1/operation.route.ts';
 import { landingOrderRoute, landingRoute } from './landings/landing.route.ts';
 import { checkoutProductRoute, checkoutScriptRoute } from './landings/checkout.route.ts';
 import { imageRoute } from './images/image.route.ts';
+import { correctionRoute, correctionSubmitRoute } from './orders/correction.route.ts';
 import { OPERATIONS } from '../use-cases/operations/index.ts';
 
 export const routes: readonly Route[] = [
@@ -30,6 +31,9 @@ export const routes: readonly Route[] = [
   // The buyer's side: landing pages (mode 1, with a no-script form post) and the embedded checkout (mode 2).
   { method: 'GET', path: '/l/:slug', handler: landingRoute },
   { method: 'POST', path: '/l/:slug', handler: landingOrderRoute },
+  // The buyer's one-time address correction (issue 25).
+  { method: 'GET', path: '/c/:token', handler: correctionRoute },
+  { method: 'POST', path: '/c/:token', handler: correctionSubmitRoute },
   { method: 'GET', path: '/checkout.js', handler: checkoutScriptRoute },
   { method: 'GET', path: '/api/checkout/products/:product_id', handler: checkoutProductRoute },
   { method: 'OPTIONS', path: '/api/checkout/products/:product_id', handler: preflight('GET, OPTIONS', 'x-svc-api-key') },

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { baseUrlIsExplicit, loadConfig, withListenPort, type ConfigFlags } from '../config.ts';
-import { SWEEP_INTERVAL_MS } from '../limits.ts';
+import { CONFIRMATION_TIMER_MS, SWEEP_INTERVAL_MS } from '../limits.ts';
 import { fail, globals } from './output.ts';
 import { AppError } from '../errors.ts';
 
@@ -55,7 +55,7 @@ export async function loadRoutes() {
 
 export async function serve(flags: ServeOptions & { db?: string | undefined }): Promise<void> {
   // Loaded when serving, not when the CLI starts (`codrail --help` stays fast, SPEC 14).
-  const [{ migrate, openApp }, { createHttpServer }, routes, { runDemo }, { sweepExpired }, { startPushWorker, startWhatsappWorker, startWebhookWorker, recordOperatorUrls }, { startMetricsServer }] = await Promise.all([
+  const [{ migrate, openApp }, { createHttpServer }, routes, { runDemo }, { sweepExpired }, { startPushWorker, startWhatsappWorker, startWebhookWorker, recordOperatorUrls }, { startMetricsServer }, { runConfirmationTimers }] = await Promise.all([
     import('../app.ts'),
     import('../http/server.ts'),
     loadRoutes(),
@@ -63,6 +63,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
     import('../use-cases/maintenance.use-case.ts'),
     import('../use-cases/fulfillment/push-worker.use-case.ts'),
     import('../http/metrics-server.ts'),
+    import('../use-cases/orders/confirmation.use-case.ts'),
   ]);
   const config = loadConfig(flags);
   const app = openApp(config);
@@ -128,6 +129,19 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
     );
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
+  // The buyer's confirmation clock: reminders, then the call queue (one pass at a time).
+  let timing = false;
+  const confirmations = setInterval(() => {
+    if (timing) return;
+    timing = true;
+    runConfirmationTimers(deps)
+      .then(
+        (n) => (n.reminded || n.queued ? app.log.info(n, 'confirmations: reminders sent, unanswered orders queued for a call') : undefined),
+        (err: unknown) => app.log.error({ err }, 'confirmation timers failed'),
+      )
+      .finally(() => (timing = false));
+  }, CONFIRMATION_TIMER_MS);
+  confirmations.unref();
   // A promise nobody handled is a bug, but not a reason to stop taking orders (Node 20 would exit):
   // log it with its stack and keep serving. Every known promise is handled where it is made.
   process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled promise rejection (a bug): logged, serving goes on'));
@@ -141,6 +155,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
     if (stopping) return;
     stopping = true;
     clearInterval(sweep);
+    clearInterval(confirmations);
     app.log.info({ signal }, 'shutting down: draining requests');
     await Promise.all([http.close(), worker?.stop(), whatsappWorker?.stop(), webhookWorker.stop(), metrics?.close()]);
     await app.close();

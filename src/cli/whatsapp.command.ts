@@ -2,6 +2,7 @@
 // commands derived from the WhatsApp operations (settings, preview, send, messages, cancel).
 import type { Command } from 'commander';
 import { AppError } from '../errors.ts';
+import type { BuyerShares } from '../whatsapp/simulator.ts';
 import { collect, config, globals, numberFlag, print, withApp } from './output.ts';
 
 const loadSim = () => import('../use-cases/whatsapp/whatsapp-sim.use-case.ts');
@@ -18,6 +19,20 @@ function businessSpec(text: string) {
   return { id: m[1]!, token: m[2]!, numbers: m[3]!.split(',') };
 }
 
+/** `--buyers confirm=60,cancel=20,correct=10,silent=10` → the simulator's shares (any that are left out are 0). */
+function buyerShares(spec: string, webhookUrl: string | undefined): BuyerShares {
+  const bad = (message: string) => new AppError('invalid_input', `--buyers ${message}`, [{ field: 'buyers', message }]);
+  if (!webhookUrl) throw bad('needs --webhook-url: buyers answer through the signed webhook');
+  const shares: BuyerShares = { confirm: 0, cancel: 0, correct: 0, silent: 0 };
+  for (const part of spec.split(',')) {
+    const m = /^(confirm|cancel|correct|silent)=(\d{1,3}(?:\.\d+)?)$/.exec(part.trim());
+    if (!m) throw bad(`takes confirm=N,cancel=N,correct=N,silent=N, not "${part}"`);
+    shares[m[1] as keyof BuyerShares] = Number(m[2]);
+  }
+  if (shares.confirm + shares.cancel + shares.correct + shares.silent <= 0) throw bad('needs at least one share above 0');
+  return shares;
+}
+
 export function register(program: Command): void {
   const whatsapp = program.command('whatsapp').description("WhatsApp notifications to buyers: a store's settings and templates, previews, sends, message statuses, and a local Cloud API simulator");
   whatsapp
@@ -30,7 +45,8 @@ export function register(program: Command): void {
     .option('--webhook-url <url>', 'POST message statuses (sent, delivered) there, e.g. http://127.0.0.1:3000/api/whatsapp/webhook')
     .option('--app-secret <s>', 'signs the status webhooks (X-Hub-Signature-256); default CODRAIL_WHATSAPP_APP_SECRET')
     .option('--business <spec>', "a business account with its own token and numbers, WABA_ID:TOKEN:PHONE_NUMBER_ID[,…] (repeatable): that token sends only from those numbers and lists them at GET /{WABA_ID}/phone_numbers", collect, [])
-    .action(async (o: { port: string; host: string; failRate: string; latencyMs: string; webhookUrl?: string; appSecret?: string; business: string[] }, cmd: Command) => {
+    .option('--buyers <shares>', 'buyers answer confirmation requests through the webhook, e.g. confirm=60,cancel=20,correct=10,silent=10 (needs --webhook-url)')
+    .action(async (o: { port: string; host: string; failRate: string; latencyMs: string; webhookUrl?: string; appSecret?: string; business: string[]; buyers?: string }, cmd: Command) => {
       const settings = config(globals(cmd));
       const appSecret = o.appSecret ?? settings.whatsappAppSecret;
       if (o.webhookUrl && !appSecret) throw new AppError('invalid_input', '--webhook-url needs --app-secret or CODRAIL_WHATSAPP_APP_SECRET (codrail refuses unsigned webhooks)', [{ field: 'app-secret', message: 'required with --webhook-url' }]);
@@ -42,6 +58,7 @@ export function register(program: Command): void {
         ...(settings.whatsappToken ? { token: settings.whatsappToken } : {}),
         businesses: o.business.map(businessSpec),
         ...(o.webhookUrl && appSecret ? { webhookUrl: o.webhookUrl, appSecret } : {}),
+        ...(o.buyers !== undefined && { buyers: buyerShares(o.buyers, o.webhookUrl) }),
         log: (line) => process.stderr.write(`${line}\n`),
       });
       print(globals(cmd), { url: sim.url }, `whatsapp simulator on ${sim.url}  (what it received: curl ${sim.url}/_sim/messages)\nrun codrail with CODRAIL_WHATSAPP_URL=${sim.url}`);

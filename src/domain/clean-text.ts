@@ -21,3 +21,10 @@ export function normalizeText(s: string, oneLine: boolean): string {
   const text = s.replace(BIDI, '').normalize('NFC');
   return oneLine ? text.replace(LINE_BREAKS, ' ') : text;
 }
+
+/**
+ * A message from outside that is kept, not refused (a buyer's WhatsApp reply, issue 25): the same
+ * rules, but control characters are dropped and lone surrogates replaced instead of failing.
+ */
+export const cleanBuyerText = (s: string): string =>
+  normalizeText(s.replace(new RegExp(CONTROL.source, 'g'), '').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD'), false).trim();

@@ -3,7 +3,7 @@
 export const WHATSAPP_EVENTS = ['order_created', 'order_confirmed', 'order_shipped', 'order_delivered'] as const;
 export type WhatsappEvent = (typeof WHATSAPP_EVENTS)[number];
 
-export const PLACEHOLDERS = ['nombre', 'producto', 'total', 'ciudad', 'tracking'] as const;
+export const PLACEHOLDERS = ['nombre', 'producto', 'total', 'ciudad', 'direccion', 'tracking'] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
 /** What a store sends until it writes its own texts (Spanish, the buyers' language). */

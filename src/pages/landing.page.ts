@@ -109,7 +109,7 @@ function section(s: PublicLanding['sections'][number], page: PublicLanding): Htm
   }
 }
 
-function layout(opts: { title: string; description?: string | null; theme?: PublicLanding['theme']; main: Html; data?: unknown; script: boolean; external?: boolean }): RenderedPage {
+export function layout(opts: { title: string; description?: string | null; theme?: PublicLanding['theme']; main: Html; data?: unknown; script: boolean; external?: boolean }): RenderedPage {
   const css = LANDING_CSS + (opts.theme?.primary_color ? `:root{--primary:${opts.theme.primary_color}}` : '');
   const hash = createHash('sha256').update(css).digest('base64');
   const font = opts.theme?.font && FONTS.has(opts.theme.font) ? `f-${opts.theme.font}` : '';

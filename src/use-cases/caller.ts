@@ -6,7 +6,7 @@ import type { Principal } from '../domain/oauth/principal.ts';
 
 export interface Caller {
   /** How the caller authenticated: get_account reports it. */
-  credential: 'secret_key' | 'oauth' | 'operator';
+  credential: 'secret_key' | 'oauth' | 'operator' | 'buyer';
   /** The account ids are resolved in; null only for the operator's CLI, which sees every account. */
   accountId: string | null;
   scopes: ReadonlySet<string>;
@@ -46,3 +46,9 @@ export const fromPrincipal = (p: Principal): Caller => ({
 
 /** Whether the caller may see a row of this account. */
 export const sees = (caller: Pick<Caller, 'accountId'>, accountId: string): boolean => caller.accountId === null || caller.accountId === accountId;
+
+/**
+ * The buyer, acting on their own order through a one-time link (issue 25's address correction):
+ * inside the order's account, with no scopes (no operation surface takes this caller).
+ */
+export const buyerIn = (accountId: string): Caller => ({ credential: 'buyer', accountId, scopes: new Set(), actor: 'buyer', subjectId: 'buyer' });

@@ -75,3 +75,6 @@ export async function orderOf(deps: Pick<Deps, 'db'>, caller: Pick<Caller, 'acco
   if (!order || !store || !sees(caller, store.account_id)) throw notFoundIn(field, 'Order');
   return { order, store };
 }
+
+/** An order's number as its buyer and store see it: with the store's prefix (TD-1001), or #1001. */
+export const displayNumber = (order: { order_number: number }, store: { order_prefix: string | null }): string => `${store.order_prefix || '#'}${order.order_number}`;

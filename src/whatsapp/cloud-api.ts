@@ -10,7 +10,7 @@ import { WHATSAPP_ANSWER_MAX_BYTES } from '../limits.ts';
 
 export type OutgoingMessage =
   | { type: 'text'; to: string; text: string }
-  | { type: 'template'; to: string; name: string; language: string; parameters: readonly string[] };
+  | { type: 'template'; to: string; name: string; language: string; parameters: readonly string[]; buttons?: readonly string[] };
 
 /** The Cloud API's answer to a send: the recipient and the message id its status webhooks carry. */
 const SendAnswerSchema = v.object({
@@ -29,7 +29,11 @@ export function cloudApiBody(message: OutgoingMessage): object {
     template: {
       name: message.name,
       language: { code: message.language },
-      components: message.parameters.length ? [{ type: 'body', parameters: message.parameters.map((text) => ({ type: 'text', text })) }] : [],
+      components: [
+        ...(message.parameters.length ? [{ type: 'body', parameters: message.parameters.map((text) => ({ type: 'text', text })) }] : []),
+        // Quick-reply buttons carry a payload the buyer's tap brings back (issue 25).
+        ...(message.buttons ?? []).map((payload, index) => ({ type: 'button', sub_type: 'quick_reply', index: String(index), parameters: [{ type: 'payload', payload }] })),
+      ],
     },
   };
 }

@@ -25,7 +25,26 @@ export interface WhatsappSimOptions {
   autoStatuses?: boolean;
   random?: () => number;
   log?: (line: string) => void;
+  /**
+   * Buyers who answer confirmation requests (issue 25) through the signed webhook: shares of
+   * confirm, cancel, correct (the address, through the link the reply brings) and silent. Needs
+   * webhookUrl. Each buyer decides once, on the first request their number gets.
+   */
+  buyers?: BuyerShares;
+  /** Milliseconds a buyer takes to answer (default 50). */
+  buyerDelayMs?: number;
+  /** What a correcting buyer changes on the page (default: the reference line). */
+  correction?: (to: string, form: Record<string, string>) => Record<string, string>;
 }
+
+export interface BuyerShares {
+  confirm: number;
+  cancel: number;
+  correct: number;
+  silent: number;
+}
+
+export type BuyerPlay = keyof BuyerShares;
 
 export interface SimBusiness {
   id: string;
@@ -41,7 +60,7 @@ export interface SimMessage {
   to: string;
   type: 'text' | 'template';
   text?: string;
-  template?: { name: string; language: string; parameters: string[] };
+  template?: { name: string; language: string; parameters: string[]; buttons: string[] };
   status: SimMessageStatus;
   /** Whose token sent it: a business account's id, or `server` (the server-wide or any token). */
   sent_as: string;
@@ -54,10 +73,32 @@ export interface WhatsappSim {
   messages(): SimMessage[];
   /** Sets a status and, with a webhook, resolves once its delivery succeeded or gave up. */
   report(id: string, status: Exclude<SimMessageStatus, 'accepted'>): Promise<void>;
+  /** The recipient of a message answers it: taps a quick-reply button (by index) or writes a text; resolves once the webhook was delivered. */
+  reply(id: string, answer: { button: number } | { text: string }): Promise<void>;
+  /** What each simulated buyer (by number, digits) chose to do. */
+  plays(): Map<string, BuyerPlay>;
+  /** Resolves when every buyer's answer under way (taps, corrections) is done. */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
 const STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+/** What the buyer reads on each quick-reply button, as codrail sends them (src/domain/confirmation.ts). */
+const BUTTON_TEXTS = ['Confirmar pedido', 'Cancelar', 'Corregir dirección'];
+
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+const unescape = (s: string) => s.replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!);
+
+/** The values a page's form would send: its inputs and each select's selected option. */
+function formValues(page: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const m of page.matchAll(/<input\b[^>]*\bname="([^"]+)"[^>]*\bvalue="([^"]*)"/g)) values[unescape(m[1]!)] = unescape(m[2]!);
+  for (const m of page.matchAll(/<select\b[^>]*\bname="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) {
+    const selected = /<option selected>([^<]*)<\/option>/.exec(m[2]!);
+    if (selected) values[unescape(m[1]!)] = unescape(selected[1]!);
+  }
+  return values;
+}
 const WEBHOOK_ATTEMPTS = 4;
 const WEBHOOK_RETRY_BASE_MS = 250;
 const MAX_BODY_BYTES = 256 * 1024;
@@ -79,8 +120,10 @@ function parseMessage(body: unknown, phoneNumberId: string): Omit<SimMessage, 'i
     const t = b.template as { name?: unknown; language?: { code?: unknown }; components?: { type?: unknown; parameters?: { text?: unknown }[] }[] } | undefined;
     if (typeof t?.name !== 'string' || !t.name) return 'template.name is required';
     if (typeof t.language?.code !== 'string') return 'template.language.code is required';
-    const parameters = (t.components ?? []).filter((c) => c.type === 'body').flatMap((c) => (c.parameters ?? []).map((p) => String(p.text ?? '')));
-    return { phone_number_id: phoneNumberId, to: b.to, type: 'template', template: { name: t.name, language: t.language.code, parameters } };
+    const components = t.components ?? [];
+    const parameters = components.filter((c) => c.type === 'body').flatMap((c) => (c.parameters ?? []).map((p) => String(p.text ?? '')));
+    const buttons = components.filter((c) => c.type === 'button').flatMap((c) => (c.parameters ?? []).map((p) => String((p as { payload?: unknown }).payload ?? '')));
+    return { phone_number_id: phoneNumberId, to: b.to, type: 'template', template: { name: t.name, language: t.language.code, parameters, buttons } };
   }
   return 'type must be text or template';
 }
@@ -102,35 +145,32 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
 
   const pause = (ms: number) => sim.later(ms);
 
-  async function deliver(message: SimMessage, status: SimMessage['status']): Promise<void> {
-    const { webhookUrl, appSecret } = options;
-    if (!webhookUrl || !appSecret) return;
-    const body = JSON.stringify({
+  /** One webhook as Meta sends it: a change of field `messages` about one business number. */
+  const envelope = (phoneNumberId: string, value: object) =>
+    JSON.stringify({
       object: 'whatsapp_business_account',
-      entry: [
+      entry: [{ id: 'WABA-SIM', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: phoneNumberId, phone_number_id: phoneNumberId }, ...value } }] }],
+    });
+
+  async function deliver(message: SimMessage, status: SimMessage['status']): Promise<void> {
+    const body = envelope(message.phone_number_id, {
+      statuses: [
         {
-          id: 'WABA-SIM',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { display_phone_number: message.phone_number_id, phone_number_id: message.phone_number_id },
-                statuses: [
-                  {
-                    id: message.id,
-                    status,
-                    timestamp: String(Math.floor(Date.now() / 1000)),
-                    recipient_id: message.to,
-                    ...(status === 'failed' ? { errors: [{ code: 131026, title: 'Message undeliverable' }] } : {}),
-                  },
-                ],
-              },
-            },
-          ],
+          id: message.id,
+          status,
+          timestamp: String(Math.floor(Date.now() / 1000)),
+          recipient_id: message.to,
+          ...(status === 'failed' ? { errors: [{ code: 131026, title: 'Message undeliverable' }] } : {}),
         },
       ],
     });
+    await post(body, `${message.id} ${status}`);
+  }
+
+  /** Posts a signed webhook, retrying like Meta does (a few times, with backoff). */
+  async function post(body: string, what: string): Promise<void> {
+    const { webhookUrl, appSecret } = options;
+    if (!webhookUrl || !appSecret) return;
     for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS && !sim.closing.aborted; attempt++) {
       try {
         const res = await fetch(webhookUrl, {
@@ -140,10 +180,10 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
           signal: AbortSignal.any([sim.closing, AbortSignal.timeout(5_000)]),
         });
         await res.body?.cancel();
-        log(`webhook ${message.id} ${status} → ${res.status} (attempt ${attempt})`);
+        log(`webhook ${what} → ${res.status} (attempt ${attempt})`);
         if (res.ok) return;
       } catch (error) {
-        log(`webhook ${message.id} ${status} failed (attempt ${attempt}): ${(error as Error).message}`);
+        log(`webhook ${what} failed (attempt ${attempt}): ${(error as Error).message}`);
       }
       if (attempt < WEBHOOK_ATTEMPTS) await pause(WEBHOOK_RETRY_BASE_MS * 2 ** (attempt - 1));
     }
@@ -155,6 +195,63 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
     message.status = status;
     log(`status ${id} → ${status}`);
     await deliver(message, status);
+  }
+
+  // Buyers (issue 25): each number decides once what it does with a confirmation request.
+  const decided = new Map<string, BuyerPlay>();
+  let inbound = 0;
+  const delay = Math.max(0, options.buyerDelayMs ?? 50);
+
+  function choose(): BuyerPlay {
+    const shares = options.buyers!;
+    const total = shares.confirm + shares.cancel + shares.correct + shares.silent;
+    let r = random() * total;
+    for (const play of ['confirm', 'cancel', 'correct', 'silent'] as const) if ((r -= shares[play]) < 0) return play;
+    return 'silent';
+  }
+
+  async function reply(id: string, answer: { button: number } | { text: string }): Promise<void> {
+    const message = messages.get(id);
+    if (!message) throw new Error(`unknown message ${id}`);
+    const base = { from: message.to, id: `wamid.IN${String(++inbound).padStart(6, '0')}${randomBytes(6).toString('hex').toUpperCase()}`, timestamp: String(Math.floor(Date.now() / 1000)), context: { from: message.phone_number_id, id: message.id } };
+    let m: object;
+    if ('button' in answer) {
+      const payload = message.template?.buttons[answer.button];
+      if (payload === undefined) throw new Error(`message ${id} has no button ${answer.button}`);
+      m = { ...base, type: 'button', button: { payload, text: BUTTON_TEXTS[answer.button] ?? payload } };
+    } else m = { ...base, type: 'text', text: { body: answer.text } };
+    log(`buyer ${message.to} answers ${id}: ${JSON.stringify(answer)}`);
+    await post(envelope(message.phone_number_id, { contacts: [{ profile: { name: 'Comprador' }, wa_id: message.to }], messages: [m] }), `reply to ${id}`);
+  }
+
+  /** A correcting buyer opens the link from the reply, changes what `correction` says and sends the form. */
+  async function correct(to: string, url: string): Promise<void> {
+    const page = await fetch(url, { signal: AbortSignal.any([sim.closing, AbortSignal.timeout(5_000)]) });
+    const text = await page.text();
+    if (!page.ok) return void log(`buyer ${to}: correction page ${url} → ${page.status}`);
+    const form = formValues(text);
+    const changes = options.correction ? options.correction(to, form) : { referencia: `${form.referencia ?? ''} (corregido)`.trim() };
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...form, ...changes }).toString(),
+      signal: AbortSignal.any([sim.closing, AbortSignal.timeout(5_000)]),
+    });
+    await res.body?.cancel();
+    log(`buyer ${to}: correction sent → ${res.status}`);
+  }
+
+  function play(message: SimMessage): void {
+    if (!options.buyers || !options.webhookUrl) return;
+    if (message.type === 'template' && message.template?.name === 'confirmation_request' && !decided.has(message.to)) {
+      const choice = choose();
+      decided.set(message.to, choice);
+      const button = { confirm: 0, cancel: 1, correct: 2 } as const;
+      if (choice !== 'silent') track(pause(delay).then(() => reply(message.id, { button: button[choice] })));
+      return;
+    }
+    const link = message.type === 'text' ? /https?:\/\/\S+\/c\/[A-Za-z0-9_-]+/.exec(message.text ?? '')?.[0] : undefined;
+    if (link && decided.get(message.to) === 'correct') track(pause(delay).then(() => correct(message.to, link)));
   }
 
   function track(work: Promise<void>): void {
@@ -171,6 +268,7 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
     messages.set(id, message);
     log(`accept ${id} → ${message.to} (${message.type})`);
     if (auto && options.webhookUrl) track((async () => (await report(id, 'sent'), await report(id, 'delivered')))());
+    play(message);
     return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: parsed.to, wa_id: parsed.to }], messages: [{ id }] } };
   }
 
@@ -252,6 +350,11 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
     port,
     messages: () => [...messages.values()].map((m) => structuredClone(m)),
     report: (id, s) => report(id, s),
+    reply,
+    plays: () => new Map(decided),
+    async settled() {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
     close: () => sim.close(),
   };
 }

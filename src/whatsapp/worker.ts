@@ -9,6 +9,7 @@ import type { OutboxTable } from '../db/queries/outbox.queries.ts';
 import { findWhatsappSettings, type MessageRow } from '../db/queries/whatsapp.queries.ts';
 import { findStore } from '../db/queries/stores.queries.ts';
 import { TEMPLATE_LANGUAGE } from '../domain/whatsapp-template.ts';
+import { BUTTONS, buttonPayload, isConfirmationTemplate } from '../domain/confirmation.ts';
 import { WHATSAPP_BACKOFF_BASE_MS, WHATSAPP_BACKOFF_MAX_MS, WHATSAPP_CONCURRENCY, WHATSAPP_MAX_ATTEMPTS, WHATSAPP_POLL_MS, WHATSAPP_TIMEOUT_MS } from '../limits.ts';
 import { Outbox, type Attempt, type KindDeps, type OutboxKind } from '../outbox/outbox.ts';
 import { AttemptFailure } from '../outbox/attempt-failure.ts';
@@ -39,7 +40,14 @@ async function send(deps: KindDeps, attempt: Attempt<MessageRow>): Promise<void>
   const client = new CloudApiClient({ url: config.whatsappUrl!, token: sender.source === 'store' ? sender.token : config.whatsappToken, timeoutMs: WHATSAPP_TIMEOUT_MS, outbound: deps.outbound });
   const message: OutgoingMessage =
     m.type === 'template'
-      ? { type: 'template', to: m.to_e164, name: m.template!, language: TEMPLATE_LANGUAGE, parameters: JSON.parse(m.parameters) as string[] }
+      ? {
+          type: 'template',
+          to: m.to_e164,
+          name: m.template!,
+          language: TEMPLATE_LANGUAGE,
+          parameters: JSON.parse(m.parameters) as string[],
+          ...(isConfirmationTemplate(m.template) && { buttons: BUTTONS.map((b) => buttonPayload(b.answer, m.order_id)) }),
+        }
       : { type: 'text', to: m.to_e164, text: m.body };
   const wamid = await attempt.act(() => client.send(sender.phoneNumberId, message));
   await deps.failpoints.hit('whatsapp.after_answer');

@@ -14,6 +14,7 @@ import * as outboxAndWebhooks from './0012-outbox-and-webhooks.migration.ts';
 import * as platformConnections from './0013-platform-connections.migration.ts';
 import * as productImages from './0014-product-images.migration.ts';
 import * as storeTrust from './0015-store-trust.migration.ts';
+import * as confirmationAndRisk from './0016-confirmation-and-risk.migration.ts';
 
 /** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013-platform-connections': platformConnections,
   '0014-product-images': productImages,
   '0015-store-trust': storeTrust,
+  '0016-confirmation-and-risk': confirmationAndRisk,
 };

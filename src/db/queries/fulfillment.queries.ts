@@ -27,7 +27,7 @@ export const listJobs = (db: Db, scope: JobScope, limit: number) => {
     .innerJoin('orders as o', 'o.id', 'j.order_id')
     .innerJoin('stores as s', 's.id', 'o.store_id')
     .selectAll('j')
-    .select(['o.order_number', 'o.store_id', 'o.nombre', 'o.ciudad', 'o.needs_review', 'o.status as order_status', 'o.ciudad_input', 'o.departamento_input', 's.name as store_name', 's.push_policy']);
+    .select(['o.order_number', 'o.store_id', 'o.nombre', 'o.ciudad', 'o.needs_review', 'o.status as order_status', 'o.ciudad_input', 'o.departamento_input', 'o.risk_score', 's.name as store_name', 's.push_policy', 's.risk_hold']);
   if (scope.state) q = q.where('j.state', '=', scope.state);
   if (scope.accountId !== null) q = q.where('s.account_id', '=', scope.accountId);
   if (scope.storeId) q = q.where('o.store_id', '=', scope.storeId);

@@ -2,6 +2,7 @@ import { sql, type Expression, type Insertable, type Selectable, type SqlBool, t
 import { after as afterKey, type After } from './keyset.ts';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
+import type { ConfirmationState } from '../../domain/confirmation.ts';
 import type { FulfillmentAction, FulfillmentJobsTable, IdempotencyRecordsTable, OrderEventsTable, OrdersTable, OrderStatus } from '../tables/index.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -137,8 +138,14 @@ export interface AccountOrderFilter {
   /** The stored (catalog) region, case aside. */
   departamento?: string | undefined;
   productId?: string | undefined;
-  /** Keyset: rows strictly after this (created_at, id) in descending order. */
-  after?: { createdAt: string; id: string } | undefined;
+  /** Where the buyer's confirmation stands (issue 25). */
+  confirmation?: ConfirmationState | undefined;
+  /** Return risk at least this. */
+  riskMin?: number | undefined;
+  /** newest first (default), or highest risk first (then newest). */
+  sort?: 'newest' | 'risk' | undefined;
+  /** Keyset: rows strictly after this (risk score when sorting by risk, created_at, id) in descending order. */
+  after?: { risk?: number | undefined; createdAt: string; id: string } | undefined;
   limit: number;
 }
 
@@ -191,11 +198,17 @@ export const listAccountOrders = (db: Db, f: AccountOrderFilter) => {
       return eb.or(ors);
     });
   }
+  if (f.confirmation) q = q.where('orders.confirmation', '=', f.confirmation);
+  if (f.riskMin !== undefined) q = q.where('orders.risk_score', '>=', f.riskMin);
   const after = f.after;
-  if (after)
-    q = q.where((eb) =>
-      eb.or([eb('orders.created_at', '<', after.createdAt), eb.and([eb('orders.created_at', '=', after.createdAt), eb('orders.id', '<', after.id)])]),
-    );
+  if (after) {
+    const risk = f.sort === 'risk' ? after.risk : undefined;
+    q = q.where((eb) => {
+      const newer = eb.or([eb('orders.created_at', '<', after.createdAt), eb.and([eb('orders.created_at', '=', after.createdAt), eb('orders.id', '<', after.id)])]);
+      return risk === undefined ? newer : eb.or([eb('orders.risk_score', '<', risk), eb.and([eb('orders.risk_score', '=', risk), newer])]);
+    });
+  }
+  if (f.sort === 'risk') q = q.orderBy('orders.risk_score', 'desc');
   return q.orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc').limit(f.limit).execute();
 };
 
@@ -222,7 +235,7 @@ export const unstartedJobsOfStore = (db: Db | Tx, storeId: string) =>
   db
     .selectFrom('fulfillment_jobs')
     .innerJoin('orders', 'orders.id', 'fulfillment_jobs.order_id')
-    .select(['fulfillment_jobs.id as job_id', 'fulfillment_jobs.state', 'orders.status', 'orders.needs_review'])
+    .select(['fulfillment_jobs.id as job_id', 'fulfillment_jobs.state', 'orders.status', 'orders.needs_review', 'orders.risk_score'])
     .where('orders.store_id', '=', storeId)
     .where('fulfillment_jobs.action', '=', 'push')
     .where('fulfillment_jobs.state', 'in', ['queued', 'held'])
@@ -245,3 +258,27 @@ export const listEventPage = (db: Db, f: { orderId: string; after?: After | unde
 };
 
 export const updateOrder = (tx: Tx, id: string, change: Updateable<OrdersTable>) => tx.updateTable('orders').set(change).where('id', '=', id).execute();
+
+/** The other orders of a buyer's phone across an account (issue 25's risk history), newest first, a bounded few. */
+export const phoneOrders = (db: Db | Tx, k: { accountId: string; phone: string; sandbox: number; excludeId: string }) =>
+  db
+    .selectFrom('orders as o')
+    .innerJoin('stores as s', 's.id', 'o.store_id')
+    .select(['o.id', 'o.store_id', 'o.status', 'o.cancel_reason', 'o.confirmation', 'o.created_at'])
+    .where('s.account_id', '=', k.accountId)
+    .where('o.telefono_e164', '=', k.phone)
+    .where('o.sandbox', '=', k.sandbox)
+    .where('o.id', '!=', k.excludeId)
+    .orderBy('o.created_at', 'desc')
+    .limit(100)
+    .execute();
+
+/** Orders whose confirmation step (reminder, call queue) is due, oldest first (issue 25). */
+export const dueConfirmations = (db: Db, now: string, limit: number) =>
+  db.selectFrom('orders').select(['id']).where('confirmation_due_at', '<=', now).orderBy('confirmation_due_at').limit(limit).execute();
+
+export const findOrderByCorrectionHash = (db: Db | Tx, hash: string) => db.selectFrom('orders').selectAll().where('correction_token_hash', '=', hash).executeTakeFirst();
+
+/** Uses a correction link once: true for the one request that cleared it. */
+export const consumeCorrection = async (tx: Tx, orderId: string, hash: string) =>
+  (await tx.updateTable('orders').set({ correction_token_hash: null, correction_expires_at: null }).where('id', '=', orderId).where('correction_token_hash', '=', hash).executeTakeFirst()).numUpdatedRows === 1n;

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
-import type { WhatsappMessageStatus, WhatsappMessagesTable, WhatsappNumbersTable, WhatsappSettingsTable } from '../tables/index.ts';
+import type { WhatsappInboundTable, WhatsappMessageStatus, WhatsappMessagesTable, WhatsappNumbersTable, WhatsappSettingsTable } from '../tables/index.ts';
 import { before, type After } from './keyset.ts';
 
 export const findWhatsappSettings = (db: Db | Tx, storeId: string) => db.selectFrom('whatsapp_settings').selectAll().where('store_id', '=', storeId).executeTakeFirst();
@@ -123,3 +123,23 @@ export async function applyMessageStatus(tx: Tx, wamid: string, status: 'sent' |
 
 /** How many messages are in each status (the metrics' gauge). */
 export const countMessagesByStatus = (db: Db) => db.selectFrom('whatsapp_messages').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
+
+/** A handled inbound message (by Meta's id): a retried webhook finds it and changes nothing. */
+export const findInboundOrder = (db: Db | Tx, waMessageId: string) => db.selectFrom('whatsapp_inbound').select(['wa_message_id', 'order_id']).where('wa_message_id', '=', waMessageId).executeTakeFirst();
+
+export const rememberInbound = (tx: Tx, row: Insertable<WhatsappInboundTable>) => tx.insertInto('whatsapp_inbound').values(row).execute();
+
+export const findMessageByWamid = (db: Db | Tx, wamid: string) => db.selectFrom('whatsapp_messages').select(['id', 'order_id']).where('wa_message_id', '=', wamid).executeTakeFirst();
+
+/**
+ * The order a buyer's free text is about: their newest live order, among the stores that send from
+ * the business number that received it (any store when none names that number).
+ */
+export async function latestOrderOfPhone(db: Db | Tx, e164: string, phoneNumberId: string | undefined) {
+  const base = db.selectFrom('orders').selectAll('orders').where('orders.telefono_e164', '=', e164).where('orders.sandbox', '=', 0).orderBy('orders.created_at', 'desc').limit(1);
+  if (phoneNumberId) {
+    const own = await base.where('orders.store_id', 'in', (eb) => eb.selectFrom('whatsapp_settings').select('store_id').where('phone_number_id', '=', phoneNumberId)).executeTakeFirst();
+    if (own) return own;
+  }
+  return base.executeTakeFirst();
+}

@@ -13,7 +13,7 @@ import type {
   OAuthSessionsTable,
   OAuthSigningKeysTable,
 } from './oauth.table.ts';
-import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentConnectionsTable, FulfillmentWebhookEventsTable, PlatformCatalogVersionsTable, PlatformCityCatalogsTable, RateLimitsTable, ServerSettingsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable, WhatsappMessagesTable, WhatsappNumbersTable, WhatsappSettingsTable } from './platform.table.ts';
+import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentConnectionsTable, FulfillmentWebhookEventsTable, PlatformCatalogVersionsTable, PlatformCityCatalogsTable, RateLimitsTable, ServerSettingsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable, WhatsappInboundTable, WhatsappMessagesTable, WhatsappNumbersTable, WhatsappSettingsTable } from './platform.table.ts';
 
 export type * from './accounts.table.ts';
 export type * from './stores.table.ts';
@@ -48,6 +48,7 @@ export interface Database {
   fulfillment_webhook_events: FulfillmentWebhookEventsTable;
   whatsapp_settings: WhatsappSettingsTable;
   whatsapp_messages: WhatsappMessagesTable;
+  whatsapp_inbound: WhatsappInboundTable;
   whatsapp_numbers: WhatsappNumbersTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;

@@ -1,7 +1,10 @@
+import type { Generated } from 'kysely';
 import type { OrderStatus } from '../../domain/order-status.ts';
 export { ORDER_STATUSES, type OrderStatus } from '../../domain/order-status.ts';
 
 export type CityMatch = 'exact' | 'unique_city' | 'alias' | 'fuzzy' | 'manual' | 'none' | 'not_applicable';
+
+import type { ConfirmationState, ConfirmedBy } from '../../domain/confirmation.ts';
 
 export interface OrdersTable {
   id: string;
@@ -43,6 +46,19 @@ export interface OrdersTable {
   tracking_number: string | null;
   /** cancel_order's reason (buyer_declined, unreachable, duplicate, fraud, other). */
   cancel_reason: string | null;
+  /** Where the buyer's confirmation stands (issue 25, src/domain/confirmation.ts); null: never asked. */
+  confirmation: Generated<ConfirmationState | null>;
+  confirmation_asked_at: Generated<string | null>;
+  /** When the next step is due without an answer: the reminder, then the call queue. */
+  confirmation_due_at: Generated<string | null>;
+  confirmed_at: Generated<string | null>;
+  confirmed_by: Generated<ConfirmedBy | null>;
+  /** Return risk 0–100 and its reasons (JSON array, src/domain/return-risk.ts). */
+  risk_score: Generated<number>;
+  risk_reasons: Generated<string>;
+  /** SHA-256 of the one-time address-correction link's token, and when it expires. */
+  correction_token_hash: Generated<string | null>;
+  correction_expires_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

@@ -235,3 +235,13 @@ export interface WebhookAttemptsTable {
   latency_ms: number;
   error: string | null;
 }
+
+/** Inbound WhatsApp messages already handled, by their id: Meta retries a webhook, an answer counts once (issue 25). */
+export interface WhatsappInboundTable {
+  wa_message_id: string;
+  order_id: string | null;
+  from_e164: string;
+  /** `button`, `interactive`, `text`… as Meta names the message type. */
+  type: string;
+  received_at: string;
+}

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { PushPolicy } from '../../domain/push-policy.ts';
+import type { ConfirmationMode } from '../../domain/confirmation.ts';
 
 export type { PushPolicy };
 
@@ -28,6 +29,12 @@ export interface StoresTable {
   guarantee: Generated<string | null>;
   /** When a live order's push is released: at creation, or once the order is confirmed. */
   push_policy: Generated<PushPolicy>;
+  /** Whether the buyer is asked to confirm each live order on WhatsApp (issue 25). */
+  confirmation: Generated<ConfirmationMode>;
+  /** Minutes without an answer before the reminder, and again before the call queue. */
+  confirmation_minutes: Generated<number>;
+  /** Risk score above which a pending order's push waits for a confirmation; null: never. */
+  risk_hold: Generated<number | null>;
   created_at: string;
   updated_at: string;
   /** Archived stores take no orders; their data is kept. */

@@ -34,6 +34,8 @@ export const AccountOverview = v.object({
 
 export async function getAccountOverview(deps: Pick<Deps, 'db' | 'config'>, caller: Caller): Promise<v.InferOutput<typeof AccountOverview>> {
   if (caller.accountId === null) throw fieldError('account', 'which account? pass --account ID');
+  // A buyer's one-time link acts on one order, never on the account.
+  if (caller.credential === 'buyer') throw new AppError('forbidden', 'Not an account credential');
   const [account, stores] = await Promise.all([findAccount(deps.db, caller.accountId), listStores(deps.db, caller.accountId)]);
   if (!account) throw new AppError('not_found', 'Account not found', [{ field: 'account', message: 'Unknown account' }]);
   return {

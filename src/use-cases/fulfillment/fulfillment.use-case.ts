@@ -49,9 +49,11 @@ export async function listPushJobs(deps: Pick<Deps, 'db' | 'clock'>, caller: Pic
           ? null
           : j.needs_review === 1
             ? `${reviewReason(j)}`
-            : j.push_policy === 'on_confirm' && j.order_status === 'pending'
-              ? 'the order to be confirmed (the store pushes on confirmation): orders set-status <id> --status confirmed'
-              : 'release by its store policy',
+            : j.order_status === 'pending' && j.risk_hold !== null && j.risk_score > j.risk_hold
+              ? `a confirmation: its return risk ${j.risk_score} is above the store's hold at ${j.risk_hold} (orders set-status <id> --status confirmed)`
+              : j.push_policy === 'on_confirm' && j.order_status === 'pending'
+                ? 'the order to be confirmed (the store pushes on confirmation): orders set-status <id> --status confirmed'
+                : 'release by its store policy',
       order_id: j.order_id,
       order_number: j.order_number,
       state: j.state,

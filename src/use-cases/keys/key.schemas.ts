@@ -13,12 +13,12 @@ const domains = v.pipe(
   v.array(domainInput('A domain the store allows (get_store lists them).')),
   v.minLength(1, 'allowed_domains needs at least one domain; omit it to follow the store domains'),
   v.maxLength(MAX_STORE_DOMAINS),
-  v.description("Origins the key works from, each one of the store's allowed domains; omit to follow the store's domains."),
+  v.description("Origins allowed, each a store domain; omit to follow the store's domains."),
 );
 const products = v.pipe(
   v.array(uuidInput('product', 'Product id of the store (list_products).')),
   v.maxLength(100),
-  v.description('Only these products may be ordered with the key; omit or [] for every product of the store.'),
+  v.description('Only these products; omit or [] for all.'),
 );
 
 export const ListApiKeysInput = v.strictObject({

@@ -13,6 +13,8 @@ import { orderOf, productOf, storeOf } from '../tenancy.ts';
 import { listStores } from '../../db/queries/stores.queries.ts';
 import { dayStartUtc } from '../../domain/order-stats.ts';
 import { fieldError } from '../../errors.ts';
+import { integerInput } from '../fields.ts';
+import { CONFIRMATION_STATES } from '../../domain/confirmation.ts';
 import { orderSummary } from './order-view.ts';
 import { orderDetail } from './orders.use-case.ts';
 
@@ -39,6 +41,9 @@ export const ListAccountOrdersSchema = v.strictObject({
   created_to: v.optional(day('created_to', 'To this day, included.')),
   departamento: v.optional(v.pipe(cleanText('departamento', true), v.maxLength(100, 'departamento must be at most 100 characters'), v.description('Stored region, e.g. Antioquia.'))),
   product_id: v.optional(uuidInput('product_id', 'Only this product.')),
+  confirmation: v.optional(v.pipe(v.picklist(CONFIRMATION_STATES, `confirmation must be one of ${CONFIRMATION_STATES.join(', ')}`), v.description('call: unanswered, call them.'))),
+  risk_min: v.optional(integerInput('risk_min', 0, 100, 'Risk at least this.')),
+  sort: v.optional(v.pipe(v.picklist(['newest', 'risk'], 'sort must be newest or risk'), v.description('risk: riskiest first.'))),
   cursor: cursorInput,
   limit: limitInput,
 });
@@ -66,7 +71,9 @@ export async function listAccountOrderPage(deps: Pick<Deps, 'db'>, caller: Accou
   const limit = clampLimit(input.limit);
   const productId = input.product_id === undefined ? undefined : (await productOf(deps, caller, input.product_id)).product.id;
   const created = await createdWindows(deps, caller, input);
-  const after = decodeCursor(input.cursor, 2);
+  const byRisk = input.sort === 'risk';
+  const after = decodeCursor(input.cursor, byRisk ? 3 : 2);
+  if (after && byRisk && !/^\d{1,3}$/.test(after[0]!)) throw fieldError('cursor', 'cursor is not one this list gave');
   const rows = await listAccountOrders(deps.db, {
     accountId: caller.accountId,
     storeId: input.store_id?.toLowerCase(),
@@ -78,10 +85,13 @@ export async function listAccountOrderPage(deps: Pick<Deps, 'db'>, caller: Accou
     created,
     departamento: input.departamento,
     productId,
-    after: after ? { createdAt: after[0]!, id: after[1]! } : undefined,
+    confirmation: input.confirmation,
+    riskMin: input.risk_min,
+    sort: input.sort,
+    after: after ? (byRisk ? { risk: Number(after[0]), createdAt: after[1]!, id: after[2]! } : { createdAt: after[0]!, id: after[1]! }) : undefined,
     limit: limit + 1,
   });
-  return toPage(rows, limit, (o) => [o.created_at, o.id], orderSummary);
+  return toPage(rows, limit, (o) => (byRisk ? [String(o.risk_score), o.created_at, o.id] : [o.created_at, o.id]), orderSummary);
 }
 
 export async function getAccountOrder(deps: Pick<Deps, 'db'>, caller: AccountScope, input: v.InferOutput<typeof GetAccountOrderSchema>) {

@@ -29,6 +29,7 @@ import { checkOrderPrice } from '../../domain/pricing.ts';
 import { botReason } from '../../domain/anti-bot.ts';
 import { stableJson } from '../../domain/stable-json.ts';
 import { pushReleased } from '../../domain/push-policy.ts';
+import { orderRisk, refreshRisk } from './order-risk.ts';
 import { requestHost } from '../../domain/domains.ts';
 import { publishableAccess } from '../keys/checkout-access.ts';
 import type { CityDecision } from '../../domain/cities/matcher.ts';
@@ -329,7 +330,11 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
       created_at: nowIso,
       updated_at: nowIso,
     };
-    await insertOrder(tx, order);
+    // The return risk, before the push job: a store's risk hold applies to the first push (issue 25).
+    const risk = await orderRisk(tx, { ...order, confirmation: null, confirmed_by: null }, r.store);
+    await insertOrder(tx, { ...order, risk_score: risk.score, risk_reasons: JSON.stringify(risk.reasons) });
+    // This order is a repeat for the phone's other open orders of the day: their score moves too.
+    for (const id of risk.neighbours) await refreshRisk(tx, id);
     if (!r.sandbox) {
       // The outbox job is written with the order (SPEC 7); a flagged city holds it until resolved.
       await insertJob(tx, {
@@ -337,7 +342,7 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
         order_id: order.id,
         action: 'push',
         // The store's push policy and a city awaiting review hold it (SPEC 6, 7).
-        state: pushReleased({ status: 'pending', needs_review: needsReview }, r.store.push_policy) ? 'queued' : 'held',
+        state: pushReleased({ status: 'pending', needs_review: needsReview, risk_score: risk.score }, r.store) ? 'queued' : 'held',
         attempts: 0,
         next_attempt_at: nowIso,
         lease_until: null,

@@ -31,10 +31,10 @@ async function event(deps: Pick<Deps, 'orderEvents'>, tx: Tx, order: OrderRow, c
 }
 
 /** Holds or releases the order's push job (when it has not started) as the store's policy says. */
-async function followPolicy(tx: Tx, order: Pick<OrderRow, 'id' | 'status' | 'needs_review'>, store: StoreRow, now: string): Promise<void> {
+export async function followPolicy(tx: Tx, order: Pick<OrderRow, 'id' | 'status' | 'needs_review' | 'risk_score'>, store: StoreRow, now: string): Promise<void> {
   const job = await findJobByOrder(tx, order.id);
   if (!job || (job.state !== 'queued' && job.state !== 'held')) return;
-  const state = pushReleased(order, store.push_policy) ? 'queued' : 'held';
+  const state = pushReleased(order, store) ? 'queued' : 'held';
   if (state !== job.state) await setUnstartedJobState(tx, job.id, state, now);
 }
 
@@ -45,22 +45,26 @@ async function followPolicy(tx: Tx, order: Pick<OrderRow, 'id' | 'status' | 'nee
 export async function updateOrderStatus(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'nudge' | 'orderEvents'>, caller: Caller, input: Out<typeof UpdateOrderStatusInput>) {
   const { order, store } = await orderOf(deps, caller, input.order_id);
   const now = deps.clock.now().toISOString();
-  await writeTransaction(deps.db, async (tx) => {
-    const current = (await findOrder(tx, order.id))!;
-    const to = input.status as OrderStatus;
-    if (current.status === to) return;
-    const job = await findJobByOrder(tx, order.id);
-    const back = current.status === 'confirmed' && to === 'pending';
-    if (back && job && STARTED.has(job.state)) throw invalidState('The order was already sent to the fulfillment platform: it cannot go back to pending', [{ field: 'status', message: 'already pushed' }]);
-    if (!back && !canMove(current.status, to))
-      throw invalidState(`An order cannot go from ${current.status} to ${to}`, [{ field: 'status', message: `not allowed from ${current.status}` }]);
-    await updateOrder(tx, order.id, { status: to, updated_at: now });
-    await event(deps, tx, current, caller, 'order.status_changed', { from: current.status, to, note: input.note ?? null }, now);
-    await followPolicy(tx, { ...current, status: to }, store, now);
-  });
+  await writeTransaction(deps.db, async (tx) => changeStatus(deps, tx, (await findOrder(tx, order.id))!, store, caller.actor, input.status as OrderStatus, input.note ?? null, now));
   deps.nudge.fulfillment();
   deps.nudge.whatsapp();
   return orderDetail(deps, (await findOrder(deps.db, order.id))!);
+}
+
+/**
+ * One status change in the caller's transaction, by whoever makes it (a person, a tool, the buyer's
+ * tap): forward as the machine allows, or confirmed back to pending while the push has not started.
+ * The push job then follows the store's policy. The same status again changes nothing.
+ */
+export async function changeStatus(deps: Pick<Deps, 'orderEvents'>, tx: Tx, current: OrderRow, store: StoreRow, actor: string, to: OrderStatus, note: string | null, now: string): Promise<void> {
+  if (current.status === to) return;
+  const job = await findJobByOrder(tx, current.id);
+  const back = current.status === 'confirmed' && to === 'pending';
+  if (back && job && STARTED.has(job.state)) throw invalidState('The order was already sent to the fulfillment platform: it cannot go back to pending', [{ field: 'status', message: 'already pushed' }]);
+  if (!back && !canMove(current.status, to)) throw invalidState(`An order cannot go from ${current.status} to ${to}`, [{ field: 'status', message: `not allowed from ${current.status}` }]);
+  await updateOrder(tx, current.id, { status: to, updated_at: now });
+  await deps.orderEvents.record(tx, { order_id: current.id, store_id: current.store_id, type: 'order.status_changed', actor, data: { from: current.status, to, note }, created_at: now });
+  await followPolicy(tx, (await findOrder(tx, current.id))!, store, now);
 }
 
 const BUYER_FIELDS = ['nombre', 'telefono', 'departamento', 'ciudad', 'direccion', 'barrio', 'referencia', 'distrito', 'colonia', 'codigo_postal'] as const;
@@ -109,7 +113,7 @@ export async function updateOrderBuyer(deps: Pick<Deps, 'db' | 'clock' | 'catalo
       throw invalidState('The order was already sent to the fulfillment platform: change its address there', [{ field: 'order_id', message: 'already pushed' }]);
     await updateOrder(tx, order.id, { ...change, updated_at: now });
     await event(deps, tx, order, caller, 'order.buyer_updated', { changes, needs_review: change.needs_review === 1, ...(cityNote !== undefined && { city: cityNote }) }, now);
-    await followPolicy(tx, { id: order.id, status: order.status, needs_review: change.needs_review ?? order.needs_review }, store, now);
+    await followPolicy(tx, (await findOrder(tx, order.id))!, store, now);
   });
   return orderDetail(deps, (await findOrder(deps.db, order.id))!);
 }
@@ -123,23 +127,34 @@ export async function updateOrderBuyer(deps: Pick<Deps, 'db' | 'clock' | 'catalo
 export async function cancelOrder(deps: Pick<Deps, 'db' | 'clock' | 'nudge' | 'orderEvents'>, caller: Caller, input: Out<typeof CancelOrderInput>) {
   const { order } = await orderOf(deps, caller, input.order_id);
   const now = deps.clock.now().toISOString();
-  const queued = await writeTransaction(deps.db, async (tx) => {
-    const current = (await findOrder(tx, order.id))!;
-    if (current.status === 'cancelled') return false;
-    if (!canMove(current.status, 'cancelled')) throw invalidState(`An order that is ${current.status} cannot be cancelled`, [{ field: 'order_id', message: `${current.status}: the parcel has left` }]);
-    await updateOrder(tx, order.id, { status: 'cancelled', cancel_reason: input.reason, updated_at: now });
-    const push = await findJobByOrder(tx, order.id);
-    // Never attempted: nothing can exist at the platform.
-    const untouched = !push || ((push.state === 'queued' || push.state === 'held') && push.attempts === 0 && push.last_error === null);
-    if (push && push.state !== 'in_flight' && push.state !== 'done') await cancelPushJob(tx, push.id, now);
-    const platform = !untouched && !(await findJobByOrder(tx, order.id, 'cancel'));
-    if (platform)
-      await insertJobRow(tx, { id: newId(), order_id: order.id, action: 'cancel', state: 'queued', attempts: 0, next_attempt_at: now, lease_until: null, last_error: null, remote_id: push?.remote_id ?? null, first_attempt_at: null, unknown_outcome: 0, destination: platformDestination(order.store_id), created_at: now, updated_at: now });
-    await event(deps, tx, current, caller, 'order.cancelled', { from: current.status, reason: input.reason, note: input.note ?? null, platform_cancel: platform ? 'queued' : 'not_needed' }, now);
-    return platform;
-  });
+  const queued = await writeTransaction(deps.db, async (tx) => (await cancelInTx(deps, tx, (await findOrder(tx, order.id))!, caller.actor, input.reason, input.note ?? null, now)) === 'platform');
   if (queued) deps.nudge.fulfillment();
   return orderDetail(deps, (await findOrder(deps.db, order.id))!);
+}
+
+/** Whether the order's push started or reached the platform: a cancel then needs the platform too. */
+export async function pushStarted(tx: Tx, orderId: string): Promise<boolean> {
+  const job = await findJobByOrder(tx, orderId);
+  return job !== undefined && (STARTED.has(job.state) || job.remote_id !== null);
+}
+
+/**
+ * One cancellation in the caller's transaction: `unchanged` for a cancelled order, `local` when
+ * nothing can exist at the platform, `platform` when a cancel job was queued for it.
+ */
+export async function cancelInTx(deps: Pick<Deps, 'orderEvents'>, tx: Tx, current: OrderRow, actor: string, reason: string, note: string | null, now: string): Promise<'unchanged' | 'local' | 'platform'> {
+  if (current.status === 'cancelled') return 'unchanged';
+  if (!canMove(current.status, 'cancelled')) throw invalidState(`An order that is ${current.status} cannot be cancelled`, [{ field: 'order_id', message: `${current.status}: the parcel has left` }]);
+  await updateOrder(tx, current.id, { status: 'cancelled', cancel_reason: reason, updated_at: now });
+  const push = await findJobByOrder(tx, current.id);
+  // Never attempted: nothing can exist at the platform.
+  const untouched = !push || ((push.state === 'queued' || push.state === 'held') && push.attempts === 0 && push.last_error === null);
+  if (push && push.state !== 'in_flight' && push.state !== 'done') await cancelPushJob(tx, push.id, now);
+  const platform = !untouched && !(await findJobByOrder(tx, current.id, 'cancel'));
+  if (platform)
+    await insertJobRow(tx, { id: newId(), order_id: current.id, action: 'cancel', state: 'queued', attempts: 0, next_attempt_at: now, lease_until: null, last_error: null, remote_id: push?.remote_id ?? null, first_attempt_at: null, unknown_outcome: 0, destination: platformDestination(current.store_id), created_at: now, updated_at: now });
+  await deps.orderEvents.record(tx, { order_id: current.id, store_id: current.store_id, type: 'order.cancelled', actor, data: { from: current.status, reason, note, platform_cancel: platform ? 'queued' : 'not_needed' }, created_at: now });
+  return platform ? 'platform' : 'local';
 }
 
 export async function addOrderNote(deps: Pick<Deps, 'db' | 'clock' | 'orderEvents'>, caller: Caller, input: Out<typeof AddOrderNoteInput>) {

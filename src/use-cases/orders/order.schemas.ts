@@ -3,6 +3,8 @@
 import * as v from 'valibot';
 import { ORDER_STATUSES } from '../../db/tables/index.ts';
 import { pageOf } from '../fields.ts';
+import { CONFIRMATION_STATES } from '../../domain/confirmation.ts';
+import { RISK_BANDS, RISK_REASONS } from '../../domain/return-risk.ts';
 
 export const OrderSummary = v.object({
   id: v.string(),
@@ -20,6 +22,8 @@ export const OrderSummary = v.object({
   total_price: v.number(),
   currency: v.string(),
   fulfillment_status: v.nullable(v.string()),
+  risk_score: v.pipe(v.number(), v.description('Return risk 0–100 (get_order has its reasons).')),
+  confirmation_state: v.pipe(v.nullable(v.picklist(CONFIRMATION_STATES)), v.description("The buyer's confirmation: null when never asked; call: the buyer did not answer, call them.")),
   created_at: v.string(),
 });
 
@@ -38,6 +42,21 @@ export const OrderDetail = v.looseObject({
     v.nullable(v.object({ reason: v.nullable(v.string()), candidates: v.array(v.object({ region: v.string(), city: v.string() })) })),
     v.description("While needs_review: the matcher's reason and the catalog cities it may be."),
   ),
+  risk: v.pipe(
+    v.object({
+      score: v.number(),
+      band: v.picklist(RISK_BANDS),
+      reasons: v.array(v.object({ code: v.picklist(RISK_REASONS), points: v.number(), text: v.string() })),
+    }),
+    v.description('Return risk 0–100: a base of 10 plus the points of each reason (negative ones lower it).'),
+  ),
+  confirmation: v.object({
+    state: v.nullable(v.picklist(CONFIRMATION_STATES)),
+    asked_at: v.nullable(v.string()),
+    next_step_at: v.pipe(v.nullable(v.string()), v.description('When the reminder, or the move to the call queue, is due without an answer.')),
+    confirmed_at: v.nullable(v.string()),
+    confirmed_by: v.nullable(v.picklist(['buyer', 'support', 'store_policy'])),
+  }),
   events: v.array(v.looseObject({ id: v.string(), type: v.string(), actor: v.string(), data: v.unknown(), created_at: v.string() })),
   fulfillment: v.nullable(v.looseObject({ state: v.string(), attempts: v.number(), remote_id: v.nullable(v.string()) })),
 });

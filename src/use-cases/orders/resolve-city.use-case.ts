@@ -38,7 +38,7 @@ export async function resolveOrderCity(deps: Pick<Deps, 'db' | 'clock' | 'catalo
     if (job && PUSHED.has(job.state)) throw new AppError('conflict', 'The order was already sent to the fulfillment platform; change its address there');
     await updateOrderCity(tx, order.id, { departamento: entry.region, ciudad: entry.city, city_code: entry.code, city_match: 'manual', needs_review: 0, updated_at: now });
     // Released only when the store's push policy lets it go too (an on_confirm store waits for confirmation).
-    const released = pushReleased({ status: current.status, needs_review: 0 }, store.push_policy) ? await releaseHeldJob(tx, order.id, now) : { numUpdatedRows: 0n };
+    const released = pushReleased({ ...current, needs_review: 0 }, store) ? await releaseHeldJob(tx, order.id, now) : { numUpdatedRows: 0n };
     await deps.orderEvents.record(tx, {
       order_id: order.id,
       store_id: order.store_id,

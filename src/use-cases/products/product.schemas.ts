@@ -42,16 +42,16 @@ const alt = optionalText('alt', IMAGE_ALT_MAX, 'What the image shows, for screen
 const images = v.pipe(
   v.array(v.strictObject({ url: imageUrl, alt })),
   v.maxLength(MAX_PRODUCT_IMAGES, `at most ${MAX_PRODUCT_IMAGES} images`),
-  v.description('In display order (JPEG, PNG, WebP, AVIF, GIF); replaces the list when given.'),
+  v.description('In display order; replaces the list when given.'),
 );
 
 const floor = moneyInput('price_floor', 'Anti-fraud minimum unit price: checkout refuses totals below it × units (0 or omitted: none).');
 
 export const PackInput = v.strictObject({
-  quantity: integerInput('quantity', 1, MAX_PACK_UNITS, 'Units in the pack; orders name the pack by its code "<quantity>x" (1x, 2x, 3x).'),
+  quantity: integerInput('quantity', 1, MAX_PACK_UNITS, 'Units in the pack; its code is "<quantity>x" (1x, 2x).'),
   price: moneyInput('price', "Price of the whole pack, in major units of the store's currency."),
   compare_at_price: v.optional(moneyInput('compare_at_price', 'A higher "before" price shown struck through.')),
-  min_price: v.optional(moneyInput('min_price', "This pack's own floor (otherwise the store's max discount off price applies).")),
+  min_price: v.optional(moneyInput('min_price', "This pack's own floor (else the store's max discount applies).")),
   label: optionalText('label', PACK_LABEL_MAX, 'A badge such as "Más vendido".'),
   is_default: v.optional(booleanInput('is_default', 'Pre-selected on the landing page; at most one pack.')),
 });
@@ -61,7 +61,7 @@ const packs = (min: 0 | 1) =>
     v.array(PackInput),
     v.minLength(min, 'packs needs at least 1 pack'),
     v.maxLength(MAX_PACKS, `at most ${MAX_PACKS} packs`),
-    v.description(`The pack ladder (1x/2x/3x…): up to ${MAX_PACKS} packs of distinct quantities, each priced ≥ the price floor × quantity.`),
+    v.description(`1x/2x/3x…: up to ${MAX_PACKS} packs of distinct quantities, each ≥ price floor × quantity.`),
   );
 
 export const CreateProductInput = v.strictObject({

@@ -1,6 +1,7 @@
 // Stores (MCP-TOOLS.md §6.2, §6.3 domains): inputs and outputs of the store operations.
 import * as v from 'valibot';
 import { PUSH_POLICIES } from '../../domain/push-policy.ts';
+import { CONFIRMATION_MODES } from '../../domain/confirmation.ts';
 import { DEFAULT_MAX_DISCOUNT_PCT, MAX_DISCOUNT_PCT_RANGE, MAX_STORE_DOMAINS, STORE_TRUST_MAX } from '../../limits.ts';
 import { cursorInput, limitInput } from '../pagination.ts';
 import { countryInput, currencyInput, domainInput, integerInput, nameInput, nullableTimestamp, optionalText, pageOf, timestamp, timezoneInput, uuidInput } from '../fields.ts';
@@ -13,12 +14,12 @@ const orderPrefix = v.pipe(
   v.trim(),
   v.toUpperCase(),
   v.regex(/^(?:[A-Z0-9][A-Z0-9-]{0,9})?$/, 'order_prefix is up to 10 letters, digits and dashes, e.g. TD-'),
-  v.description('Shown before order numbers, e.g. "TD-" makes TD-1001; up to 10 letters, digits and dashes; "" removes it.'),
+  v.description('e.g. "TD-" makes TD-1001; up to 10 letters, digits, dashes; "" removes it.'),
 );
 const supportPhone = v.pipe(
   cleanText('support_phone', true),
   v.maxLength(20, 'support_phone must be at most 20 characters'),
-  v.description("Phone buyers can call, valid for the store's country; stored as E.164; \"\" removes it."),
+  v.description("Buyers' phone line in the store's country; \"\" removes it."),
 );
 const deliveryTime = optionalText('delivery_time', STORE_TRUST_MAX, 'Shown to buyers, e.g. "Entrega en 2 a 5 días hábiles"; "" removes it.');
 const guarantee = optionalText('guarantee', STORE_TRUST_MAX, 'Shown to buyers, e.g. "Garantía de 30 días"; "" removes it.');
@@ -26,7 +27,7 @@ const maxDiscount = integerInput(
   'max_discount_pct',
   MAX_DISCOUNT_PCT_RANGE.min,
   MAX_DISCOUNT_PCT_RANGE.max,
-  `Largest discount off a pack price that checkout accepts when the pack has no min_price (default ${DEFAULT_MAX_DISCOUNT_PCT}).`,
+  `Largest discount off a pack price without min_price (default ${DEFAULT_MAX_DISCOUNT_PCT}).`,
 );
 
 export const CreateStoreInput = v.strictObject({
@@ -65,6 +66,9 @@ export const UpdateStoreInput = v.strictObject({
   country: v.optional(countryInput('New country; refused once the store has orders.')),
   currency: v.optional(currencyInput('New ISO 4217 currency; refused once the store has orders. Prices keep their numbers.')),
   push_policy: v.optional(v.pipe(v.picklist(PUSH_POLICIES, 'push_policy must be on_create or on_confirm'), v.description('Push orders to fulfillment when created, or once confirmed.'))),
+  confirmation: v.optional(v.pipe(v.picklist(CONFIRMATION_MODES, 'confirmation must be off or whatsapp'), v.description('whatsapp: buyers confirm with buttons.'))),
+  confirmation_minutes: v.optional(integerInput('confirmation_minutes', 1, 10_080, 'Wait before the reminder, then the call queue.')),
+  risk_hold: v.optional(integerInput('risk_hold', 0, 100, 'Hold pushes above this risk until confirmed; 100 never.')),
 });
 
 export const ArchiveStoreInput = v.strictObject({
@@ -74,7 +78,7 @@ export const ArchiveStoreInput = v.strictObject({
 
 export const StoreDomainInput = v.strictObject({
   store_id: storeId,
-  domain: domainInput('Host name without scheme or path, e.g. shop.example.com; *.example.com allows its subdomains.'),
+  domain: domainInput('Host without scheme or path, e.g. shop.example.com; *.example.com adds subdomains.'),
 });
 
 export const StoreSummary = v.object({
@@ -97,6 +101,9 @@ export const Store = v.object({
   guarantee: v.nullable(v.string()),
   max_discount_pct: v.number(),
   push_policy: v.pipe(v.picklist(PUSH_POLICIES), v.description('on_create: orders are pushed when created; on_confirm: once confirmed.')),
+  confirmation: v.pipe(v.picklist(CONFIRMATION_MODES), v.description('whatsapp: each live order asks the buyer to confirm, cancel or correct the address.')),
+  confirmation_minutes: v.pipe(v.number(), v.description('Minutes without an answer before the reminder, and again before the call queue.')),
+  risk_hold: v.pipe(v.nullable(v.number()), v.description("Pending orders with a return risk above this wait for a confirmation before the push; null: never.")),
   archived_at: nullableTimestamp('When it was archived.'),
   archive_reason: v.nullable(v.string()),
   updated_at: timestamp('Last change, ISO-8601 UTC.'),

@@ -12,6 +12,7 @@ import { livePublishableKeys, revokeKey, updateKey } from '../../db/queries/keys
 import { unpublishLandingsWhere } from '../../db/queries/landings.queries.ts';
 import { setUnstartedJobState, unstartedJobsOfStore } from '../../db/queries/orders.queries.ts';
 import { pushReleased } from '../../domain/push-policy.ts';
+import { readWhatsappSettings } from '../whatsapp/buyer-messages.ts';
 import { countryProfile } from '../../domain/countries.ts';
 import { domainCovered } from '../../domain/domains.ts';
 import { currencyDecimals, fitsDecimals } from '../../domain/money.ts';
@@ -56,6 +57,9 @@ export async function storeDetail(deps: Pick<Deps, 'db' | 'config'>, s: StoreRow
     guarantee: s.guarantee,
     max_discount_pct: s.max_discount_pct,
     push_policy: s.push_policy,
+    confirmation: s.confirmation,
+    confirmation_minutes: s.confirmation_minutes,
+    risk_hold: s.risk_hold,
     archived_at: s.archived_at,
     archive_reason: s.archive_reason,
     updated_at: s.updated_at || s.created_at,
@@ -134,6 +138,11 @@ export async function updateStore(deps: Pick<Deps, 'db' | 'clock' | 'config'>, c
     if (amounts.some((minor) => !fitsDecimals(minor, decimals)))
       throw invalidState(`Some prices have decimals ${currency} does not take: make them whole first`, [{ field: 'currency', message: `${currency} amounts are whole` }]);
   }
+  // Asking on WhatsApp needs the store's WhatsApp on: otherwise no buyer would ever be asked.
+  if (input.confirmation === 'whatsapp' && !(await readWhatsappSettings(deps.db, store.id)).enabled)
+    throw fieldError('confirmation', 'turn the store\'s WhatsApp messages on first (update_whatsapp_settings enabled: true, with a sender)');
+  // 100 holds nothing (no score is above it): stored as no hold.
+  const riskHold = input.risk_hold === undefined ? undefined : input.risk_hold >= 100 ? null : input.risk_hold;
   const now = deps.clock.now().toISOString();
   await writeTransaction(deps.db, async (tx) => {
     await writeStore(tx, store.id, {
@@ -147,12 +156,16 @@ export async function updateStore(deps: Pick<Deps, 'db' | 'clock' | 'config'>, c
       ...(input.country !== undefined && { country: input.country }),
       ...(input.currency !== undefined && { currency: input.currency }),
       ...(input.push_policy !== undefined && { push_policy: input.push_policy }),
+      ...(input.confirmation !== undefined && { confirmation: input.confirmation }),
+      ...(input.confirmation_minutes !== undefined && { confirmation_minutes: input.confirmation_minutes }),
+      ...(riskHold !== undefined && { risk_hold: riskHold }),
       updated_at: now,
     });
-    // A new push policy applies to the orders whose push has not started yet.
-    if (input.push_policy !== undefined && input.push_policy !== store.push_policy)
+    // A new push policy or risk hold applies to the orders whose push has not started yet.
+    const policy = { push_policy: input.push_policy ?? store.push_policy, risk_hold: riskHold === undefined ? store.risk_hold : riskHold };
+    if (policy.push_policy !== store.push_policy || policy.risk_hold !== store.risk_hold)
       for (const job of await unstartedJobsOfStore(tx, store.id)) {
-        const state = pushReleased(job, input.push_policy) ? 'queued' : 'held';
+        const state = pushReleased(job, policy) ? 'queued' : 'held';
         if (state !== job.state) await setUnstartedJobState(tx, job.job_id, state, now);
       }
   });

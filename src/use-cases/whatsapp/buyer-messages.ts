@@ -12,6 +12,7 @@ import { findJobByOrder, type OrderRow } from '../../db/queries/orders.queries.t
 import type { OrderStatus } from '../../domain/order-status.ts';
 import { DEFAULT_TEMPLATES, EVENT_OF_STATUS, WHATSAPP_EVENTS, renderTemplate, templateParameters, type Placeholder, type WhatsappEvent } from '../../domain/whatsapp-template.ts';
 import { newId } from '../../ids.ts';
+import { BUYER_ACTOR, type ConfirmationTemplate } from '../../domain/confirmation.ts';
 import type { OrderEventSubscriber, OrderEvents } from '../../order-events/order-events.ts';
 import { storeMoney } from '../stores/store-money.ts';
 import type { StoreRow } from '../tenancy.ts';
@@ -58,6 +59,8 @@ export async function renderForOrder(deps: Pick<Deps, 'config'>, db: Db | Tx, or
     producto: `${product?.name ?? ''}${units > 1 ? ` (${units} unidades)` : ''}`,
     total: storeMoney(deps, store).format(order.total_price_minor),
     ciudad: order.ciudad,
+    // The address as it will be shipped: the street line and, when given, the neighbourhood.
+    direccion: order.barrio ? `${order.direccion}, ${order.barrio}` : order.direccion,
     tracking: order.tracking_number ?? job?.remote_id ?? 'pendiente',
   };
   return { text: renderTemplate(text, values), values, parameters: templateParameters(text, values) };
@@ -65,9 +68,10 @@ export async function renderForOrder(deps: Pick<Deps, 'config'>, db: Db | Tx, or
 
 export interface NewMessage {
   order: OrderRow;
-  kind: { type: 'template'; template: WhatsappEvent } | { type: 'text' };
+  kind: { type: 'template'; template: WhatsappEvent | ConfirmationTemplate } | { type: 'text' };
   rendered: Rendered;
-  event: WhatsappEvent | null;
+  /** The event it is the one message of (at most one per order and event), or null (replies, sent messages). */
+  event: WhatsappEvent | ConfirmationTemplate | null;
   idempotency: { key: string; hash: string } | null;
   actor: string;
   now: string;
@@ -124,7 +128,7 @@ async function notifyBuyer(deps: Pick<Deps, 'config'>, events: OrderEvents, tx: 
   const settings = await readWhatsappSettings(tx, order.store_id);
   if (!settings.enabled || !settings.events[event]) return;
   const store = await findStore(tx, order.store_id);
-  if (!store) return;
+  if (!store || (event === 'order_created' && store.confirmation === 'whatsapp')) return;
   const rendered = await renderForOrder(deps, tx, order, store, settings.templates[event]);
   await queueMessage(events, tx, { order, kind: { type: 'template', template: event }, rendered, event, idempotency: null, actor: 'system', now });
 }
@@ -138,9 +142,12 @@ export const whatsappNotices =
   (deps: Pick<Deps, 'config'>, events: OrderEvents): OrderEventSubscriber =>
   async (tx, event, order) => {
     if (!order) return;
+    // A store that asks buyers to confirm sends the request instead (src/use-cases/orders/confirmation.use-case.ts).
     if (event.type === 'order.created') return notifyBuyer(deps, events, tx, order, 'order_created', event.created_at);
     if (event.type !== 'order.status_changed') return;
     const to = event.data.to as OrderStatus;
+    // The buyer who tapped Confirmar already read the answer to their tap.
+    if (to === 'confirmed' && event.actor === BUYER_ACTOR) return;
     const notice = Object.hasOwn(EVENT_OF_STATUS, to) ? EVENT_OF_STATUS[to] : undefined;
     if (notice) await notifyBuyer(deps, events, tx, order, notice, event.created_at);
   };

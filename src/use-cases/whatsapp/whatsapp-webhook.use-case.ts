@@ -9,6 +9,7 @@ import { applyMessageStatus } from '../../db/queries/whatsapp.queries.ts';
 import { verifyHubWebhook } from '../../domain/webhook-signature.ts';
 import { AppError } from '../../errors.ts';
 import { parseJson } from '../json-text.ts';
+import { receiveBuyerMessage, type TapOutcome } from '../orders/confirmation.use-case.ts';
 
 const StatusSchema = v.looseObject({
   id: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
@@ -16,15 +17,49 @@ const StatusSchema = v.looseObject({
   errors: v.optional(v.array(v.looseObject({ code: v.optional(v.unknown()), title: v.optional(v.string()) }))),
 });
 
-/** Meta's envelope: entry[].changes[].value.statuses[] (other changes, like incoming messages, are ignored). */
+const short = (max: number) => v.pipe(v.string(), v.maxLength(max));
+
+/**
+ * A buyer's message (issue 25): a quick-reply tap on a template (`button.payload`), an interactive
+ * reply (`interactive.button_reply.id`), or anything else (text, a voice note…), with `context.id`
+ * naming our message it answers when the app says.
+ */
+const MessageSchema = v.looseObject({
+  id: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  from: v.pipe(v.string(), v.regex(/^\d{6,15}$/)),
+  type: short(40),
+  context: v.optional(v.looseObject({ id: v.optional(short(200)) })),
+  button: v.optional(v.looseObject({ payload: v.optional(short(200)), text: v.optional(short(200)) })),
+  interactive: v.optional(v.looseObject({ button_reply: v.optional(v.looseObject({ id: v.optional(short(200)), title: v.optional(short(200)) })) })),
+  text: v.optional(v.looseObject({ body: v.optional(short(4_096)) })),
+});
+
+/** Meta's envelope: entry[].changes[].value with statuses[] of our messages and messages[] from buyers. */
 const PayloadSchema = v.looseObject({
   object: v.optional(v.string()),
-  entry: v.array(v.looseObject({ changes: v.optional(v.array(v.looseObject({ value: v.optional(v.looseObject({ statuses: v.optional(v.array(StatusSchema)) })) })), []) })),
+  entry: v.array(
+    v.looseObject({
+      changes: v.optional(
+        v.array(
+          v.looseObject({
+            value: v.optional(
+              v.looseObject({
+                metadata: v.optional(v.looseObject({ phone_number_id: v.optional(short(40)) })),
+                statuses: v.optional(v.array(StatusSchema)),
+                messages: v.optional(v.array(MessageSchema)),
+              }),
+            ),
+          }),
+        ),
+        [],
+      ),
+    }),
+  ),
 });
 
 const REPORTED = new Set(['sent', 'delivered', 'read', 'failed']);
 
-export async function receiveWhatsappWebhook(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'orderEvents'>, raw: Buffer, signature: string | undefined) {
+export async function receiveWhatsappWebhook(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'orderEvents' | 'nudge'>, raw: Buffer, signature: string | undefined) {
   const secret = deps.config.whatsappAppSecret;
   if (!secret) throw new AppError('not_ready', 'WhatsApp status webhooks are not configured (CODRAIL_WHATSAPP_APP_SECRET)');
   if (!verifyHubWebhook(secret, raw, signature)) throw new AppError('unauthorized', 'Invalid X-Hub-Signature-256');
@@ -44,7 +79,16 @@ export async function receiveWhatsappWebhook(deps: Pick<Deps, 'db' | 'clock' | '
       await deps.orderEvents.record(tx, { order_id: m.order_id, store_id: m.store_id, type: `whatsapp.${m.status}`, actor: 'whatsapp', data: { message_id: m.id, ...(error ? { error } : {}) }, created_at: now });
     }
   });
-  return { statuses: statuses.length, applied };
+  // Buyers' answers, each in its own transaction with the change it makes (and applied once).
+  const answers: Record<TapOutcome, number> = { confirmed: 0, cancelled: 0, correcting: 0, unchanged: 0, noted: 0, ignored: 0 };
+  for (const value of parsed.output.entry.flatMap((e) => e.changes.map((c) => c.value))) {
+    for (const m of value?.messages ?? []) {
+      const payload = m.button?.payload ?? m.interactive?.button_reply?.id;
+      const outcome = await receiveBuyerMessage(deps, { id: m.id, from: m.from, type: m.type, payload, text: m.text?.body ?? m.button?.text, contextId: m.context?.id, phoneNumberId: value?.metadata?.phone_number_id });
+      answers[outcome]++;
+    }
+  }
+  return { statuses: statuses.length, applied, messages: answers };
 }
 
 /** Meta's subscription check: echo hub.challenge when hub.verify_token is ours. */

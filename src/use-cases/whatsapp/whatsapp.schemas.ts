@@ -29,7 +29,7 @@ export const UpdateWhatsappSettingsInput = v.strictObject({
       v.string('phone_number_id must be a string'),
       v.trim(),
       v.regex(/^\d{0,30}$/, 'phone_number_id is the Cloud API phone-number id (digits)'),
-      v.description('Cloud API phone-number id to send from: of business_account_id, or assigned by the operator. "" removes it.'),
+      v.description('Cloud API phone-number id to send from. "" removes it.'),
     ),
   ),
   access_token: v.optional(
@@ -38,7 +38,7 @@ export const UpdateWhatsappSettingsInput = v.strictObject({
       v.trim(),
       v.maxLength(1_000, 'access_token must be at most 1000 characters'),
       v.regex(/^[\x21-\x7e]*$/, 'access_token must be the Cloud API token as Meta shows it (no spaces)'),
-      v.description("The store's own Cloud API access token (sealed, never shown again); checked live against business_account_id. \"\" removes it."),
+      v.description("The store's own Cloud API token (sealed, never shown); checked live. \"\" removes it."),
     ),
   ),
   business_account_id: v.optional(
