@@ -4,8 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_TEMPLATES, renderTemplate, templateParameters } from '../../src/domain/whatsapp-template.ts';
+import { CONFIRMATION_TEMPLATES } from '../../src/domain/confirmation.ts';
 
-const values = { nombre: 'Ana', producto: 'Faja', total: '$ 89.900', ciudad: 'Bogotá, D.C.', tracking: 'G-1' };
+const values = { nombre: 'Ana', producto: 'Faja', total: '$ 89.900', ciudad: 'Bogotá, D.C.', direccion: 'Calle 10 # 4-20', tracking: 'G-1' };
 
 test('a city ending with a full stop before the template’s full stop is written with one', () => {
   assert.equal(renderTemplate(DEFAULT_TEMPLATES.order_confirmed, values), '¡Ana, tu pedido de Faja está confirmado! Pronto sale hacia Bogotá, D.C.');
@@ -17,4 +18,10 @@ test('a value keeps its full stop where the text goes on with something else, an
   assert.equal(renderTemplate('Hola {nombre}. Total {total}.', values), 'Hola Ana. Total $ 89.900.');
   assert.deepEqual(templateParameters('{ciudad}, {nombre}.', values), ['Bogotá, D.C.', 'Ana']);
   assert.equal(renderTemplate('{precio} y {ciudad}', values), '{precio} y Bogotá, D.C.', 'an unknown placeholder stays as written');
+});
+
+test('the confirmation request shows product, total and the address as it will be shipped, ending with one question mark', () => {
+  const text = renderTemplate(CONFIRMATION_TEMPLATES.confirmation_request, values);
+  assert.equal(text, 'Hola Ana, para enviar tu pedido necesitamos tu confirmación: Faja por $ 89.900, pago contra entrega, a Calle 10 # 4-20, Bogotá, D.C.. ¿Lo confirmas?'.replace('D.C..', 'D.C.'));
+  assert.doesNotMatch(text, /\.\./);
 });

@@ -126,7 +126,7 @@ describe('the WhatsApp worker, the status webhook and the simulator', () => {
       assert.equal(more.length, 0);
       assert.equal(received!.type, 'template');
       assert.equal(received!.text, undefined);
-      assert.deepEqual(received!.template, { name: 'order_created', language: 'es', parameters: ['Ana', 'Faja', '$\u00a0100.000', 'Medellín'] });
+      assert.deepEqual(received!.template, { name: 'order_created', language: 'es', parameters: ['Ana', 'Faja', '$\u00a0100.000', 'Medellín'], buttons: [] });
     });
 
     test('a queued message whose store lost its phone_number_id fails with a clear last_error and nothing is sent', async () => {

@@ -81,14 +81,17 @@ export async function receiveWhatsappWebhook(deps: Pick<Deps, 'db' | 'clock' | '
   });
   // Buyers' answers, each in its own transaction with the change it makes (and applied once).
   const answers: Record<TapOutcome, number> = { confirmed: 0, cancelled: 0, correcting: 0, unchanged: 0, noted: 0, ignored: 0 };
+  let received = 0;
   for (const value of parsed.output.entry.flatMap((e) => e.changes.map((c) => c.value))) {
     for (const m of value?.messages ?? []) {
       const payload = m.button?.payload ?? m.interactive?.button_reply?.id;
       const outcome = await receiveBuyerMessage(deps, { id: m.id, from: m.from, type: m.type, payload, text: m.text?.body ?? m.button?.text, contextId: m.context?.id, phoneNumberId: value?.metadata?.phone_number_id });
       answers[outcome]++;
+      received++;
     }
   }
-  return { statuses: statuses.length, applied, messages: answers };
+  // What the buyers' messages did, when there were any (a status report is answered as before).
+  return { statuses: statuses.length, applied, ...(received > 0 && { messages: answers }) };
 }
 
 /** Meta's subscription check: echo hub.challenge when hub.verify_token is ours. */
