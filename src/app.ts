@@ -79,7 +79,7 @@ export function openApp(config: Config, options: OpenOptions = {}): App {
   orderEvents.subscribe(confirmationFollowUp({ config }, orderEvents));
   orderEvents.subscribe(whatsappNotices({ config }, orderEvents));
   orderEvents.subscribe(webhookEvents(nudge));
-  orderEvents.subscribe(async (tx, event) => afterCommit(tx, () => metrics.orderEvent(event.type)));
+  orderEvents.subscribe(async (tx, event, order) => afterCommit(tx, () => metrics.orderEvent(event, order)));
   return {
     config,
     db,

@@ -8,6 +8,10 @@ import type { Db } from './db/connect.ts';
 import { countJobsByState, pushBacklog } from './db/queries/fulfillment.queries.ts';
 import { countMessagesByStatus } from './db/queries/whatsapp.queries.ts';
 import type { Clock } from './clock.ts';
+import { countConfirmations, type OrderRow } from './db/queries/orders.queries.ts';
+import { BUYER_ACTOR } from './domain/confirmation.ts';
+import { riskBand } from './domain/return-risk.ts';
+import type { OrderEvent } from './order-events/order-events.ts';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -17,6 +21,8 @@ export class Metrics {
   readonly #refused: Counter<'reason'>;
   readonly #busy: Counter;
   readonly #events: Counter<'type'>;
+  readonly #toConfirm: Histogram;
+  readonly #outcomes: Counter<'risk_band' | 'outcome'>;
 
   constructor(db: Db, clock: Clock) {
     const registers = [this.registry];
@@ -31,6 +37,24 @@ export class Metrics {
     this.#orders = new Counter({ name: 'codrail_orders_created_total', help: 'Orders created (new ones, not idempotent replays), by mode: landing, key, account.', labelNames: ['mode'], registers });
     this.#refused = new Counter({ name: 'codrail_orders_refused_total', help: 'Order requests refused, by reason (the error code: invalid_input, price_below_floor, rate_limited, order_rejected…).', labelNames: ['reason'], registers });
     this.#events = new Counter({ name: 'codrail_order_events_total', help: 'Order events recorded (committed), by type: order.created, order.status_changed, fulfillment.pushed, whatsapp.sent…', labelNames: ['type'], registers });
+    // Issue 25: what a seller watches about confirmation and return risk.
+    this.#toConfirm = new Histogram({
+      name: 'codrail_buyer_confirmation_seconds',
+      help: "Time from the WhatsApp confirmation request to the buyer's own confirmation.",
+      buckets: [30, 60, 300, 900, 1800, 3600, 7200, 14_400, 43_200, 86_400],
+      registers,
+    });
+    this.#outcomes = new Counter({ name: 'codrail_order_outcomes_total', help: 'Live orders delivered or returned (refused at the door), by the return-risk band they had (low, medium, high).', labelNames: ['risk_band', 'outcome'], registers });
+    new Gauge({
+      name: 'codrail_confirmations',
+      help: "Orders whose buyer's confirmation is open, by state: asked, reminded, call (the call queue), replied, correcting.",
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const row of await countConfirmations(db)) this.set({ state: String(row.confirmation) }, Number(row.n));
+      },
+    });
     this.#busy = new Counter({ name: 'codrail_sqlite_busy_total', help: 'Requests or jobs that failed because SQLite stayed busy past its 5 s timeout.', registers });
     new Gauge({
       name: 'codrail_fulfillment_jobs',
@@ -73,9 +97,13 @@ export class Metrics {
     this.#orders.inc({ mode });
   }
 
-  /** An order event committed (a subscriber of the one order-event writer). */
-  orderEvent(type: string): void {
-    this.#events.inc({ type });
+  /** An order event committed (a subscriber of the one order-event writer), with its order as it then stood. */
+  orderEvent(event: Pick<OrderEvent, 'type' | 'actor' | 'data' | 'created_at'>, order?: Pick<OrderRow, 'risk_score' | 'confirmation_asked_at' | 'sandbox'>): void {
+    this.#events.inc({ type: event.type });
+    if (!order || order.sandbox === 1 || event.type !== 'order.status_changed') return;
+    const to = event.data.to;
+    if (to === 'confirmed' && event.actor === BUYER_ACTOR && order.confirmation_asked_at) this.#toConfirm.observe(Math.max(0, (Date.parse(event.created_at) - Date.parse(order.confirmation_asked_at)) / 1000));
+    if (to === 'delivered' || to === 'returned') this.#outcomes.inc({ risk_band: riskBand(order.risk_score), outcome: to });
   }
 
   orderRefused(reason: string): void {

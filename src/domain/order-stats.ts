@@ -3,6 +3,7 @@
 // orders: confirmation = confirmed or later ÷ all; delivery = delivered ÷ (delivered + returned);
 // return = returned ÷ (delivered + returned). An order cancelled after its push counts as pushed.
 import { ORDER_STATUSES, type OrderStatus } from './order-status.ts';
+import { RISK_BANDS, riskBand, type RiskBand } from './return-risk.ts';
 
 export type PushState = 'not_pushed' | 'pushed' | 'push_failed';
 export const PUSH_STATES: readonly PushState[] = ['not_pushed', 'pushed', 'push_failed'];
@@ -13,6 +14,36 @@ export interface StatRow {
   job: string | null;
   totalMinor: number;
   currency: string;
+  /** Issue 25: the return risk, and the buyer's confirmation (null when never asked). */
+  riskScore: number;
+  confirmation: string | null;
+  askedAt: string | null;
+  confirmedAt: string | null;
+  confirmedBy: string | null;
+}
+
+/** How buyers answered the confirmation they were asked for. */
+export interface ConfirmationStats {
+  asked: number;
+  /** Confirmed by the buyer themself (a tap or the correction page). */
+  by_buyer: number;
+  /** Confirmed by support after asking (often after a call). */
+  by_support: number;
+  /** Cancelled, by anyone, after the buyer was asked. */
+  cancelled: number;
+  /** Still in the call queue (no answer to the request or its reminder). */
+  unanswered: number;
+  /** Confirmed by the buyer ÷ asked. */
+  rate: number | null;
+  /** Median minutes from the request to the buyer's confirmation. */
+  median_minutes: number | null;
+}
+
+export interface RiskBandStats {
+  orders: number;
+  delivered: number;
+  returned: number;
+  return_rate: number | null;
 }
 
 export interface OrderStats {
@@ -24,6 +55,8 @@ export interface OrderStats {
   confirmation_rate: number | null;
   delivery_rate: number | null;
   return_rate: number | null;
+  confirmation: ConfirmationStats;
+  by_risk: Record<RiskBand, RiskBandStats>;
 }
 
 const CONFIRMED_OR_LATER: ReadonlySet<OrderStatus> = new Set(['confirmed', 'processing', 'shipped', 'delivered', 'returned']);
@@ -41,7 +74,23 @@ export function orderStats(rows: readonly StatRow[]): OrderStats {
   const by_fulfillment = Object.fromEntries(PUSH_STATES.map((s) => [s, 0])) as Record<PushState, number>;
   const codMinor = new Map<string, number>();
   let confirmed = 0;
+  const asked = { asked: 0, by_buyer: 0, by_support: 0, cancelled: 0, unanswered: 0 };
+  const minutes: number[] = [];
+  const by_risk = Object.fromEntries(RISK_BANDS.map((b) => [b, { orders: 0, delivered: 0, returned: 0, return_rate: null }])) as Record<RiskBand, RiskBandStats>;
   for (const row of rows) {
+    const band = by_risk[riskBand(row.riskScore)];
+    band.orders++;
+    if (row.status === 'delivered') band.delivered++;
+    if (row.status === 'returned') band.returned++;
+    if (row.askedAt !== null) {
+      asked.asked++;
+      if (row.confirmedBy === 'buyer') {
+        asked.by_buyer++;
+        if (row.confirmedAt) minutes.push((Date.parse(row.confirmedAt) - Date.parse(row.askedAt)) / 60_000);
+      } else if (row.confirmedBy !== null) asked.by_support++;
+      if (row.status === 'cancelled') asked.cancelled++;
+      else if (row.confirmation === 'call') asked.unanswered++;
+    }
     by_status[row.status]++;
     by_fulfillment[pushState(row.job)]++;
     if (CONFIRMED_OR_LATER.has(row.status)) confirmed++;
@@ -56,7 +105,17 @@ export function orderStats(rows: readonly StatRow[]): OrderStats {
     confirmation_rate: ratio(confirmed, rows.length),
     delivery_rate: ratio(by_status.delivered, settled),
     return_rate: ratio(by_status.returned, settled),
+    confirmation: { ...asked, rate: ratio(asked.by_buyer, asked.asked), median_minutes: median(minutes) },
+    by_risk: Object.fromEntries(RISK_BANDS.map((b) => [b, { ...by_risk[b], return_rate: ratio(by_risk[b].returned, by_risk[b].delivered + by_risk[b].returned) }])) as Record<RiskBand, RiskBandStats>,
   };
+}
+
+function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const m = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return Math.round(m * 10) / 10;
 }
 
 /**

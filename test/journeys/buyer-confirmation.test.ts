@@ -235,6 +235,32 @@ describe('200 buyers answer their confirmation on WhatsApp through the simulator
     assert.equal((await rows()).find((o) => o.id === other.id)!.status, 'pending');
   });
 
+  test('the numbers a seller watches: confirmation rate and time, delivered versus returned by risk band, in stats and /metrics', async () => {
+    const all = await rows();
+    const day = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const stats = await dataOf(await api(`/account/stats?from=${yesterday}&to=${day}&store_id=${shop.storeId}`));
+    const c = stats.totals.buyer_confirmation;
+    const byBuyer = all.filter((o) => o.confirmed_by === 'buyer').length;
+    assert.equal(c.asked, ORDERS);
+    assert.equal(c.by_buyer, byBuyer);
+    assert.equal(c.rate, Math.round((byBuyer / ORDERS) * 10_000) / 10_000);
+    assert.equal(c.cancelled, all.filter((o) => o.status === 'cancelled').length);
+    assert.ok(typeof c.median_minutes === 'number' && c.median_minutes >= 0 && c.median_minutes < 5, String(c.median_minutes));
+    // Two confirmed orders reach their end: one delivered, one refused at the door.
+    const [kept, refused] = all.filter((o) => o.status === 'confirmed');
+    for (const [o, end] of [[kept!, 'delivered'], [refused!, 'returned']] as const)
+      for (const status of ['shipped', end]) assert.equal((await api(`/orders/${o.id}/status`, { method: 'POST', body: JSON.stringify({ status }) })).status, 200);
+    const after = await dataOf(await api(`/account/stats?from=${yesterday}&to=${day}&store_id=${shop.storeId}`));
+    const bands = Object.values(after.totals.by_risk) as { delivered: number; returned: number }[];
+    assert.equal(bands.reduce((s, b) => s + b.delivered, 0), 1);
+    assert.equal(bands.reduce((s, b) => s + b.returned, 0), 1);
+    const metrics = await server.deps.metrics.text();
+    assert.match(metrics, new RegExp(`codrail_buyer_confirmation_seconds_count ${byBuyer}\\b`));
+    assert.match(metrics, /codrail_order_outcomes_total\{risk_band="\w+",outcome="returned"\} 1/);
+    assert.match(metrics, /codrail_confirmations\{state="call"\} \d+/);
+  });
+
   test('a text reply is kept on the timeline and flags the order for support', async () => {
     const pending = (await rows()).filter((o) => o.status === 'pending');
     const target = pending[pending.length - 1]!;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { sql } from 'kysely';
 import { manualClock } from '../../src/clock.ts';
-import { orderStats, localDay } from '../../src/domain/order-stats.ts';
+import { orderStats, localDay, type StatRow } from '../../src/domain/order-stats.ts';
 import { openShop, orderBody, postOrder, seedShop, type Shop } from '../helpers/fixtures.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { cliJson } from '../helpers/cli-expect.ts';
@@ -14,13 +14,14 @@ import { OPEN_LIMITS, liveHeaders, nextPhone } from '../api/orders/order-kit.ts'
 import { call, connect } from './mcp-kit.ts';
 
 test('orderStats counts by status and push state, sums the value of orders not cancelled, and computes the three rates', () => {
+  const row = (status: StatRow['status'], job: string, totalMinor: number, currency: string): StatRow => ({ status, job, totalMinor, currency, riskScore: 10, confirmation: null, askedAt: null, confirmedAt: null, confirmedBy: null });
   const s = orderStats([
-    { status: 'pending', job: 'queued', totalMinor: 100, currency: 'COP' },
-    { status: 'confirmed', job: 'done', totalMinor: 200, currency: 'COP' },
-    { status: 'delivered', job: 'done', totalMinor: 300, currency: 'COP' },
-    { status: 'returned', job: 'done', totalMinor: 400, currency: 'MXN' },
-    { status: 'cancelled', job: 'done', totalMinor: 500, currency: 'COP' },
-    { status: 'pending', job: 'dead', totalMinor: 600, currency: 'COP' },
+    row('pending', 'queued', 100, 'COP'),
+    row('confirmed', 'done', 200, 'COP'),
+    row('delivered', 'done', 300, 'COP'),
+    row('returned', 'done', 400, 'MXN'),
+    row('cancelled', 'done', 500, 'COP'),
+    row('pending', 'dead', 600, 'COP'),
   ]);
   assert.equal(s.orders, 6);
   assert.equal(s.by_status.pending, 2);
@@ -30,6 +31,28 @@ test('orderStats counts by status and push state, sums the value of orders not c
   assert.equal(s.delivery_rate, 0.5);
   assert.equal(s.return_rate, 0.5);
   assert.equal(orderStats([]).confirmation_rate, null);
+});
+
+test('orderStats: how buyers answered (rate, median minutes to confirm) and delivered versus returned per risk band', () => {
+  const at = (min: number) => new Date(Date.UTC(2026, 2, 1, 12, min)).toISOString();
+  const row = (over: Partial<StatRow>): StatRow => ({ status: 'pending', job: 'queued', totalMinor: 100, currency: 'COP', riskScore: 10, confirmation: null, askedAt: null, confirmedAt: null, confirmedBy: null, ...over });
+  const s = orderStats([
+    row({ status: 'confirmed', askedAt: at(0), confirmedAt: at(4), confirmedBy: 'buyer', confirmation: 'answered' }),
+    row({ status: 'delivered', askedAt: at(0), confirmedAt: at(10), confirmedBy: 'buyer', confirmation: 'answered' }),
+    row({ status: 'confirmed', askedAt: at(0), confirmedAt: at(90), confirmedBy: 'support', confirmation: 'answered' }),
+    row({ status: 'cancelled', askedAt: at(0), confirmation: 'answered' }),
+    row({ askedAt: at(0), confirmation: 'call', riskScore: 45 }),
+    row({ status: 'returned', riskScore: 70 }),
+    row({ status: 'delivered', riskScore: 65 }),
+    row({ status: 'returned', riskScore: 35 }),
+  ]);
+  assert.deepEqual(s.confirmation, { asked: 5, by_buyer: 2, by_support: 1, cancelled: 1, unanswered: 1, rate: 0.4, median_minutes: 7 });
+  assert.deepEqual(s.by_risk, {
+    low: { orders: 4, delivered: 1, returned: 0, return_rate: 0 },
+    medium: { orders: 2, delivered: 0, returned: 1, return_rate: 1 },
+    high: { orders: 2, delivered: 1, returned: 1, return_rate: 0.5 },
+  });
+  assert.deepEqual(orderStats([]).confirmation, { asked: 0, by_buyer: 0, by_support: 0, cancelled: 0, unanswered: 0, rate: null, median_minutes: null });
 });
 
 test("localDay reads an instant in the store's timezone", () => {

@@ -20,6 +20,7 @@ const statements = [
   sql`ALTER TABLE orders ADD COLUMN risk_reasons TEXT NOT NULL DEFAULT '[]'`,
   sql`ALTER TABLE orders ADD COLUMN correction_token_hash TEXT`,
   sql`ALTER TABLE orders ADD COLUMN correction_expires_at TEXT`,
+  sql`CREATE INDEX orders_confirmation_open ON orders(confirmation) WHERE confirmation IS NOT NULL AND confirmation != 'answered'`,
   sql`CREATE INDEX orders_confirmation_due ON orders(confirmation_due_at) WHERE confirmation_due_at IS NOT NULL`,
   sql`CREATE INDEX orders_phone ON orders(telefono_e164, created_at)`,
   sql`CREATE INDEX orders_risk ON orders(store_id, risk_score)`,

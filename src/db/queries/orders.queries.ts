@@ -223,7 +223,7 @@ export const liveOrdersForStats = (db: Db, storeIds: readonly string[], from: st
     : db
         .selectFrom('orders')
         .leftJoin('fulfillment_jobs', (join) => join.onRef('fulfillment_jobs.order_id', '=', 'orders.id').on('fulfillment_jobs.action', '=', 'push'))
-        .select(['orders.store_id', 'orders.status', 'orders.total_price_minor', 'orders.currency', 'orders.created_at', 'fulfillment_jobs.state as job'])
+        .select(['orders.store_id', 'orders.status', 'orders.total_price_minor', 'orders.currency', 'orders.created_at', 'orders.risk_score', 'orders.confirmation', 'orders.confirmation_asked_at', 'orders.confirmed_at', 'orders.confirmed_by', 'fulfillment_jobs.state as job'])
         .where('orders.store_id', 'in', storeIds)
         .where('orders.sandbox', '=', 0)
         .where('orders.created_at', '>=', from)
@@ -282,3 +282,7 @@ export const findOrderByCorrectionHash = (db: Db | Tx, hash: string) => db.selec
 /** Uses a correction link once: true for the one request that cleared it. */
 export const consumeCorrection = async (tx: Tx, orderId: string, hash: string) =>
   (await tx.updateTable('orders').set({ correction_token_hash: null, correction_expires_at: null }).where('id', '=', orderId).where('correction_token_hash', '=', hash).executeTakeFirst()).numUpdatedRows === 1n;
+
+/** Orders whose confirmation is still open, by state (the metrics' gauge; answered ones are history). */
+export const countConfirmations = (db: Db) =>
+  db.selectFrom('orders').select(['confirmation', (eb) => eb.fn.countAll<number>().as('n')]).where('confirmation', 'is not', null).where('confirmation', '!=', 'answered').groupBy('confirmation').execute();

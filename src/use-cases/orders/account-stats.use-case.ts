@@ -11,6 +11,7 @@ import type { Caller } from '../caller.ts';
 import { storeOf, type StoreRow } from '../tenancy.ts';
 import { storeMoney } from '../stores/store-money.ts';
 import { uuidInput } from '../fields.ts';
+import { RISK_BANDS } from '../../domain/return-risk.ts';
 
 /** A period longer than this is refused: a report, not an export. */
 const MAX_STATS_DAYS = 366;
@@ -33,6 +34,22 @@ const Summary = v.object({
   confirmation_rate: v.pipe(v.nullable(v.number()), v.description('Confirmed or later ÷ all live orders; null without orders.')),
   delivery_rate: v.pipe(v.nullable(v.number()), v.description('Delivered ÷ (delivered + returned).')),
   return_rate: v.pipe(v.nullable(v.number()), v.description('Returned ÷ (delivered + returned).')),
+  buyer_confirmation: v.pipe(
+    v.object({
+      asked: v.number(),
+      by_buyer: v.number(),
+      by_support: v.number(),
+      cancelled: v.number(),
+      unanswered: v.pipe(v.number(), v.description('In the call queue: no answer to the request or its reminder.')),
+      rate: v.pipe(v.nullable(v.number()), v.description('Confirmed by the buyer ÷ asked.')),
+      median_minutes: v.pipe(v.nullable(v.number()), v.description("Median minutes from the request to the buyer's confirmation.")),
+    }),
+    v.description('Orders whose buyer was asked to confirm on WhatsApp, and how they answered.'),
+  ),
+  by_risk: v.pipe(
+    v.record(v.picklist(RISK_BANDS), v.object({ orders: v.number(), delivered: v.number(), returned: v.number(), return_rate: v.nullable(v.number()) })),
+    v.description('Per return-risk band (low < 30 ≤ medium < 60 ≤ high): delivered versus returned (refused at the door).'),
+  ),
 });
 
 export const AccountStats = v.object({
@@ -60,6 +77,8 @@ function summary(deps: Pick<Deps, 'config'>, rows: readonly StatRow[], countryOf
     confirmation_rate: s.confirmation_rate,
     delivery_rate: s.delivery_rate,
     return_rate: s.return_rate,
+    buyer_confirmation: s.confirmation,
+    by_risk: s.by_risk,
   };
 }
 
@@ -81,7 +100,12 @@ export async function getAccountStats(deps: Pick<Deps, 'db' | 'config'>, caller:
     .map((o) => ({ ...o, day: localDay(o.created_at, zone.get(o.store_id)!, formats) }))
     .filter((o) => o.day >= input.from && o.day <= input.to);
   const countryOf = new Map(stores.map((s) => [s.currency, s.country]));
-  const stat = (list: typeof rows) => summary(deps, list.map((o) => ({ status: o.status, job: o.job, totalMinor: o.total_price_minor, currency: o.currency })), countryOf);
+  const stat = (list: typeof rows) =>
+    summary(
+      deps,
+      list.map((o) => ({ status: o.status, job: o.job, totalMinor: o.total_price_minor, currency: o.currency, riskScore: o.risk_score, confirmation: o.confirmation, askedAt: o.confirmation_asked_at, confirmedAt: o.confirmed_at, confirmedBy: o.confirmed_by })),
+      countryOf,
+    );
   const out: Out<typeof AccountStats> = { from: input.from, to: input.to, store_id: input.store_id?.toLowerCase() ?? null, totals: stat(rows) };
   if (input.group_by) {
     const keyOf = (o: (typeof rows)[number]) => (input.group_by === 'day' ? o.day : o.store_id);
