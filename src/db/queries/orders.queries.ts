@@ -44,24 +44,6 @@ export const findRecentDuplicate = (
     .limit(1)
     .executeTakeFirst();
 
-export interface OrderFilter {
-  storeId?: string | undefined;
-  status?: OrderStatus | undefined;
-  review?: boolean | undefined;
-  sandbox?: boolean | undefined;
-  limit: number;
-}
-
-/** The operator's list: every store's orders, each with its store's name (lists that mix stores say which). */
-export const listOrders = (db: Db, f: OrderFilter) => {
-  let q = db.selectFrom('orders').innerJoin('stores', 'stores.id', 'orders.store_id').selectAll('orders').select('stores.name as store_name');
-  if (f.storeId) q = q.where('orders.store_id', '=', f.storeId);
-  if (f.status) q = q.where('orders.status', '=', f.status);
-  if (f.review) q = q.where('orders.needs_review', '=', 1);
-  if (f.sandbox !== undefined) q = q.where('orders.sandbox', '=', f.sandbox ? 1 : 0);
-  return q.orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc').limit(f.limit).execute();
-};
-
 /** Free-text search over number, buyer name, phone and city. */
 export const searchOrders = (db: Db, text: string, limit: number) => {
   const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -154,7 +136,8 @@ export const listAccountOrders = (db: Db, f: AccountOrderFilter) => {
   let q = db
     .selectFrom('orders')
     .innerJoin('stores', 'stores.id', 'orders.store_id')
-    .selectAll('orders');
+    .selectAll('orders')
+    .select('stores.name as store_name');
   if (f.accountId !== null) q = q.where('stores.account_id', '=', f.accountId);
   if (f.storeId) q = q.where('orders.store_id', '=', f.storeId);
   if (f.statuses?.length) q = q.where('orders.status', 'in', f.statuses);

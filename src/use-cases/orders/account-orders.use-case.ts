@@ -68,6 +68,12 @@ async function createdWindows(deps: Pick<Deps, 'db'>, caller: AccountScope, inpu
 }
 
 export async function listAccountOrderPage(deps: Pick<Deps, 'db'>, caller: AccountScope, input: v.InferOutput<typeof ListAccountOrdersSchema>) {
+  const { rows, limit, byRisk } = await accountOrderRows(deps, caller, input);
+  return toPage(rows, limit, (o) => (byRisk ? [String(o.risk_score), o.created_at, o.id] : [o.created_at, o.id]), orderSummary);
+}
+
+/** The rows of one page of list_orders (one more than the limit, to tell whether more follow): the one filter rule, for the operation and the CLI's list. */
+export async function accountOrderRows(deps: Pick<Deps, 'db'>, caller: AccountScope, input: v.InferOutput<typeof ListAccountOrdersSchema>) {
   const limit = clampLimit(input.limit);
   const productId = input.product_id === undefined ? undefined : (await productOf(deps, caller, input.product_id)).product.id;
   const created = await createdWindows(deps, caller, input);
@@ -91,7 +97,7 @@ export async function listAccountOrderPage(deps: Pick<Deps, 'db'>, caller: Accou
     after: after ? (byRisk ? { risk: Number(after[0]), createdAt: after[1]!, id: after[2]! } : { createdAt: after[0]!, id: after[1]! }) : undefined,
     limit: limit + 1,
   });
-  return toPage(rows, limit, (o) => (byRisk ? [String(o.risk_score), o.created_at, o.id] : [o.created_at, o.id]), orderSummary);
+  return { rows, limit, byRisk };
 }
 
 export async function getAccountOrder(deps: Pick<Deps, 'db'>, caller: AccountScope, input: v.InferOutput<typeof GetAccountOrderSchema>) {

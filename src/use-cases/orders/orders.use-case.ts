@@ -1,21 +1,23 @@
 // Support's view of orders: list, show (with events and outbox state), search.
 import * as v from 'valibot';
 import type { Deps } from '../../app.ts';
-import { createdEventData, findJobByOrder, listEvents, listOrders, searchOrders, type OrderFilter, type OrderRow } from '../../db/queries/orders.queries.ts';
-import { ORDER_STATUSES, type OrderStatus } from '../../db/tables/index.ts';
+import { createdEventData, findJobByOrder, listEvents, searchOrders, type OrderRow } from '../../db/queries/orders.queries.ts';
+import { accountOrderRows, ListAccountOrdersSchema, type AccountScope } from './account-orders.use-case.ts';
 import { fieldError } from '../../errors.ts';
 import { OPERATOR } from '../caller.ts';
 import { orderOf } from '../tenancy.ts';
-import { LIST_MAX_LIMIT } from '../../limits.ts';
 import { orderView } from './order-view.ts';
 import { orderRefInput, parseWith } from '../validate.ts';
 
 const ShowOrderInput = v.strictObject({ order: orderRefInput('order', 'Order id or number.') });
 
-export async function listOrderSummaries(deps: Pick<Deps, 'db'>, f: Omit<OrderFilter, 'status'> & { status?: string | undefined }) {
-  if (f.status !== undefined && !ORDER_STATUSES.includes(f.status as OrderStatus)) throw fieldError('status', `status must be one of ${ORDER_STATUSES.join(', ')}`);
-  if (!Number.isInteger(f.limit) || f.limit < 1 || f.limit > LIST_MAX_LIMIT) throw fieldError('limit', `limit must be 1 to ${LIST_MAX_LIMIT}`);
-  const rows = await listOrders(deps.db, { ...f, status: f.status as OrderStatus | undefined });
+/**
+ * The CLI's list: list_orders' filters and rule (ListAccountOrdersSchema, accountOrderRows), each
+ * order whole with its store's name, and why a flagged one waits.
+ */
+export async function listOrderSummaries(deps: Pick<Deps, 'db'>, caller: AccountScope, input: unknown) {
+  const { rows: page, limit } = await accountOrderRows(deps, caller, parseWith(ListAccountOrdersSchema, input));
+  const rows = page.slice(0, limit);
   // The matcher's own words and candidates, recorded with the order: support sees why, and where it may be.
   const decisions = new Map<string, CityNote>();
   for (const e of await createdEventData(deps.db, rows.filter((o) => o.needs_review === 1).map((o) => o.id))) {
