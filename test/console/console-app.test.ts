@@ -7,7 +7,8 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement } from 'react';
 import { cleanup, render } from 'ink-testing-library';
-import { openShop, orderBody, postOrder, seedShop, type Shop } from '../helpers/fixtures.ts';
+import { assignNumber, openShop, orderBody, postOrder, seedShop, type Shop } from '../helpers/fixtures.ts';
+import { runConfirmationTimers } from '../../src/use-cases/orders/confirmation.use-case.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { until } from '../helpers/wait.ts';
 import { OPEN_LIMITS, nextPhone } from '../api/orders/order-kit.ts';
@@ -62,7 +63,7 @@ describe('codrail console (ink)', { timeout: 60_000 }, () => {
     assert.ok(frame.indexOf('Luis Pérez') < frame.indexOf('Ana Gómez'), 'newest first');
     assert.match(frame, /Medellín, Antioquia/, 'the city as stored');
     assert.ok(frame.split('\n').every((line) => line.length <= 100), 'no line wider than the terminal');
-    assert.match(frame, /↑↓ move · Enter open · \/ search · f filter · n new/);
+    assert.match(frame, /↑↓ move · Enter open · \/ search · f filter · l calls · n new · \? help · q quit/);
     app.unmount();
   });
 
@@ -340,6 +341,40 @@ describe('codrail console (ink)', { timeout: 60_000 }, () => {
     await press(app, 'y', /Key svc_test_pub_…\w{4} revoked\./);
     const after = await db().selectFrom('api_keys').select('revoked_at').where('id', '=', stored.id).executeTakeFirstOrThrow();
     assert.ok(after.revoked_at, 'revoked in the database');
+    app.unmount();
+  });
+
+  test('l shows the call queue, riskiest first, flagged C; the detail shows the return risk with its reasons and the confirmation', async () => {
+    // A store that asks its buyers on WhatsApp; two buyers stay silent past the reminder.
+    const asking = await seedShop(server.deps);
+    const number = await assignNumber(server.deps, asking.accountId);
+    const patch = (path: string, body: unknown) =>
+      fetch(`${server.url}/api/v1${path}`, { method: 'PATCH', headers: { authorization: `Bearer ${asking.secretKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal((await patch(`/stores/${asking.storeId}/whatsapp`, { enabled: true, phone_number_id: number })).status, 200);
+    assert.equal((await patch(`/stores/${asking.storeId}`, { confirmation: 'whatsapp' })).status, 200);
+    await place(asking, 'plain', { nombre: 'Tomás Ruiz' });
+    await place(asking, 'bare', { nombre: 'Silvia Calle', direccion: 'frente al parque' });
+    const at = (minutes: number) => ({ ...server.deps, clock: { now: () => new Date(Date.now() + minutes * 60_000) } });
+    await runConfirmationTimers(at(121));
+    assert.deepEqual(await runConfirmationTimers(at(242)), { reminded: 0, queued: 2 });
+
+    const app = open(local());
+    await frameHas(app.lastFrame, 'Ana Gómez');
+    app.stdin.write('l');
+    await frameHas(app.lastFrame, 'confirmation=call');
+    await until('only the call queue', () => !app.lastFrame()!.includes('Ana Gómez'));
+    const frame = app.lastFrame()!;
+    assert.ok(frame.indexOf('Silvia Calle') < frame.indexOf('Tomás Ruiz'), 'riskiest first');
+    assert.match(frame, new RegExp(`^.?  C ${numbers.bare} .* 40 Silvia Calle`, 'm'), 'flag C and the risk score on the line');
+    app.stdin.write('\r');
+    await frameHas(app.lastFrame, 'Return risk');
+    // The reasons, as many as the width shows (the terminal here is 100 columns).
+    assert.match(app.lastFrame()!, /Return risk +40 \(medium\): the address has no street or house number \+15 · the buyer did no/);
+    assert.match(app.lastFrame()!, /Confirmation +no answer: call/);
+    app.stdin.write(ESC);
+    await frameHas(app.lastFrame, 'Tomás Ruiz');
+    app.stdin.write('l');
+    await frameHas(app.lastFrame, 'Ana Gómez');
     app.unmount();
   });
 

@@ -34,6 +34,8 @@ export interface OrderView {
   total_price: number;
   currency: string;
   city_review: { reason: string | null; candidates: { region: string; city: string }[] } | null;
+  risk: { score: number; band: string; reasons: { points: number; text: string }[] };
+  confirmation: { state: string | null; confirmed_by: string | null };
   fulfillment: { state: string; attempts: number; remote_id: string | null; last_error?: string | null; next_attempt_at?: string | null } | null;
   events: { type: string; actor: string; created_at: string; data?: unknown }[];
 }
@@ -179,7 +181,10 @@ export function OrderDetail({ orderId, onBack, ...props }: ScreenProps & { order
   );
   const f = o.fulfillment;
   const push = f ? `${f.state} · ${text.attempts} ${f.attempts}${f.remote_id ? ` · ${text.remote} ${shown(f.remote_id)}` : ''}${f.last_error ? ` · ${shown(f.last_error)}` : ''}` : o.sandbox ? text.neverPushed : '-';
-  const fixed = 9 + (o.city_review ? 1 : 0) + Math.min(2, data.messages.length) + 1;
+  const fixed = 11 + (o.city_review ? 1 : 0) + Math.min(2, data.messages.length) + 1;
+  const risk = `${o.risk.score} (${text.riskBands[o.risk.band] ?? o.risk.band})${o.risk.reasons.length ? `: ${o.risk.reasons.map((r) => `${shown(r.text)} ${r.points > 0 ? '+' : ''}${r.points}`).join(' · ')}` : ''}`;
+  const c = o.confirmation;
+  const confirmation = [c.state ? (text.confirmationStates[c.state] ?? c.state) : text.notAsked, c.confirmed_by && `${text.confirmedBy} ${text.confirmers[c.confirmed_by] ?? c.confirmed_by}`].filter(Boolean).join(' · ');
   const events = o.events.slice(-Math.max(1, height - fixed));
   return (
     <Box flexDirection="column" width={width}>
@@ -189,6 +194,8 @@ export function OrderDetail({ orderId, onBack, ...props }: ScreenProps & { order
       {line(`${text.address} (${text.typed})`, `${shown(typed)}, ${shown(o.departamento_input ?? o.departamento)}`)}
       {o.city_review && line(text.why, shown(o.city_review.reason ?? ''), true)}
       {line(text.pack, `${shown(o.pack)} × ${shown(o.quantity)} · ${shown(o.total_price)} ${shown(o.currency)}`)}
+      {line(text.risk, risk, o.risk.band === 'high')}
+      {line(text.confirmation, confirmation, c.state === 'call' || c.state === 'replied')}
       {line(text.push, push, f?.state === 'dead' || f?.state === 'failed')}
       {line(text.whatsapp, data.messages.length ? '' : '-')}
       {data.messages.slice(0, 2).map((m, i) => (

@@ -11,6 +11,7 @@ import { Form } from '../components/form.tsx';
 import { PhoneOrderForm } from './phone-order-form.tsx';
 import { terminalValue } from '../../domain/terminal-text.ts';
 import { ORDER_STATUSES } from '../../domain/order-status.ts';
+import { CONFIRMATION_STATES } from '../../domain/confirmation.ts';
 
 export interface OrderRowView {
   id: string;
@@ -27,6 +28,8 @@ export interface OrderRowView {
   total_price: number;
   currency: string;
   fulfillment_status: string | null;
+  risk_score: number;
+  confirmation_state: string | null;
   created_at: string;
 }
 
@@ -38,11 +41,14 @@ export interface StoreView {
 
 const shown = (value: unknown) => terminalValue(String(value ?? '-'));
 
-/** One order on one line: flags (review !, sandbox s), number, status, buyer, city, pack and total. */
+/** The confirmation flag: C the buyer did not answer (call them), R the buyer wrote back, ? still asked. */
+const CONFIRMATION_FLAG: Record<string, string> = { call: 'C', replied: 'R', asked: '?', reminded: '?', correcting: '?' };
+
+/** One order on one line: flags (review !, sandbox s, confirmation C/R/?), number, status, return risk, buyer, city, pack and total. */
 export function orderLine(o: OrderRowView, width: number): string {
-  const flags = `${o.needs_review ? '!' : ' '}${o.sandbox ? 's' : ' '}`;
-  const city = Math.max(12, width - 61);
-  return `${flags} ${String(o.order_number).padEnd(6)} ${o.status.padEnd(10)} ${shown(o.nombre).slice(0, 18).padEnd(18)} ${shown(`${o.ciudad}, ${o.departamento}`).slice(0, city).padEnd(city)} ${o.pack.padEnd(3)} ${o.total_price} ${o.currency}`;
+  const flags = `${o.needs_review ? '!' : ' '}${o.sandbox ? 's' : ' '}${(o.confirmation_state && CONFIRMATION_FLAG[o.confirmation_state]) ?? ' '}`;
+  const city = Math.max(12, width - 66);
+  return `${flags} ${String(o.order_number).padEnd(6)} ${o.status.padEnd(10)} ${String(o.risk_score).padStart(3)} ${shown(o.nombre).slice(0, 18).padEnd(18)} ${shown(`${o.ciudad}, ${o.departamento}`).slice(0, city).padEnd(city)} ${o.pack.padEnd(3)} ${o.total_price} ${o.currency}`;
 }
 
 /** The list filters as list_orders takes them; the keys are its input fields. */
@@ -58,6 +64,9 @@ const filterInput = (f: OrderFilters, query: string): Record<string, unknown> =>
   ...(f.created_to && { created_to: f.created_to }),
   ...(f.departamento && { departamento: f.departamento }),
   ...(f.product_id && { product_id: f.product_id }),
+  ...(f.confirmation && { confirmation: f.confirmation }),
+  ...(f.risk_min && { risk_min: Number(f.risk_min) }),
+  ...(f.sort && { sort: f.sort }),
   ...(query && { query }),
 });
 
@@ -101,6 +110,12 @@ export function OrdersScreen(props: ScreenProps & { stores: readonly StoreView[]
         return setMode('filters');
       }
       if (key === 'n' && session.may('create_order')) return setMode('new');
+      // The call queue: buyers who did not answer their confirmation, riskiest first.
+      if (key === 'l')
+        return setFilters((f) => {
+          const { confirmation: _c, sort: _s, ...rest } = f;
+          return f.confirmation === 'call' ? rest : { ...rest, confirmation: 'call', sort: 'risk' };
+        });
       if (k.escape && (query || Object.keys(filters).length)) {
         setQuery('');
         setFilters({});
@@ -125,6 +140,9 @@ export function OrdersScreen(props: ScreenProps & { stores: readonly StoreView[]
           { name: 'created_to', label: text.fields.to, initial: filters.created_to ?? '', hint: 'YYYY-MM-DD' },
           { name: 'departamento', label: text.fields.departamento, initial: filters.departamento ?? '' },
           { name: 'product_id', label: text.fields.product, options: [any, ...products.map((p) => ({ value: p.id, label: p.name }))], initial: filters.product_id ?? '' },
+          { name: 'confirmation', label: text.confirmation, options: [any, ...CONFIRMATION_STATES.map((s) => ({ value: s, label: text.confirmationStates[s] ?? s }))], initial: filters.confirmation ?? '' },
+          { name: 'risk_min', label: text.fields.riskMin, initial: filters.risk_min ?? '', hint: '0-100' },
+          { name: 'sort', label: text.fields.sort, options: [{ value: '', label: text.newest }, { value: 'risk', label: text.riskiest }], initial: filters.sort ?? '' },
         ]}
         onSubmit={async (values) => {
           const next = Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, v.trim()]));
