@@ -57,7 +57,7 @@ export const UpdateApiKeyInput = v.strictObject({
   key_id: keyId,
   label,
   allowed_domains: v.optional(domains),
-  follow_store_domains: v.optional(booleanInput('follow_store_domains', "true: the publishable key works on every domain of its store (clears allowed_domains).")),
+  follow_store_domains: v.optional(booleanInput('follow_store_domains', "true: works on every store domain (clears allowed_domains).")),
   allowed_products: v.optional(products),
 });
 

@@ -14,7 +14,7 @@ export const orderOperations = [
     name: 'list_orders',
     title: 'List orders',
     description:
-      'Order summaries, newest first, by store, status, review, sandbox, push state, days, region, product or text (number, nombre, telefono, ciudad). get_order for one. Paged. Scope: orders:read.',
+      'Order summaries, newest or riskiest first, by store, status, review, confirmation, risk, sandbox, push state, days, region, product or text (number, nombre, telefono, ciudad). get_order for one. Paged. Scope: orders:read.',
     scope: 'orders:read',
     annotations: READ_ONLY,
     input: ListAccountOrdersSchema,

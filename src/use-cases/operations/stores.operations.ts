@@ -50,7 +50,7 @@ export const storeOperations = [
   defineOperation({
     name: 'update_store',
     title: 'Update store',
-    description: 'Patch store fields (name, timezone, support phone, buyer-page promises, order prefix, max discount, push policy); omitted ones stay. Country and currency change only before the first order. Scope: stores:write.',
+    description: 'Patch store fields (name, timezone, support phone, buyer-page promises, order prefix, max discount, push policy, buyer confirmation, risk hold); omitted ones stay. Country and currency change only before the first order. Scope: stores:write.',
     scope: 'stores:write',
     annotations: CHANGES,
     input: UpdateStoreInput,

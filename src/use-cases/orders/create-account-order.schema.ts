@@ -59,7 +59,7 @@ export const CreateAccountOrderSchema = v.strictObject({
     v.regex(/^[\x21-\x7e]+$/, 'idempotency_key must be printable ASCII without spaces'),
     v.minLength(1, 'idempotency_key must not be empty'),
     v.maxLength(IDEMPOTENCY_KEY_MAX, `idempotency_key must be at most ${IDEMPOTENCY_KEY_MAX} characters`),
-    v.description('Unique per intended order; a retry with the same key and input returns the same order.'),
+    v.description('Unique per order; a retry with it returns the same order.'),
   ),
 });
 

@@ -45,7 +45,7 @@ const images = v.pipe(
   v.description('In display order; replaces the list when given.'),
 );
 
-const floor = moneyInput('price_floor', 'Anti-fraud minimum unit price: checkout refuses totals below it × units (0 or omitted: none).');
+const floor = moneyInput('price_floor', 'Anti-fraud minimum unit price: totals below it × units are refused (0: none).');
 
 export const PackInput = v.strictObject({
   quantity: integerInput('quantity', 1, MAX_PACK_UNITS, 'Units in the pack; its code is "<quantity>x" (1x, 2x).'),

@@ -32,7 +32,7 @@ const maxDiscount = integerInput(
 
 export const CreateStoreInput = v.strictObject({
   name: nameInput('name', 'Store name.'),
-  country: countryInput('Country the store sells in (ISO 3166-1 alpha-2, see list_countries); fixed once it has orders.'),
+  country: countryInput('ISO 3166-1 alpha-2 (see list_countries); fixed once it has orders.'),
   currency: v.optional(currencyInput("ISO 4217 currency; default: the country's (see list_countries).")),
   timezone: v.optional(timezoneInput("IANA timezone for dates and reports; default: the country's.")),
   support_phone: v.optional(supportPhone),

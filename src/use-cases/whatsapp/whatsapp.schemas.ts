@@ -48,7 +48,7 @@ export const UpdateWhatsappSettingsInput = v.strictObject({
   templates: v.optional(
     v.pipe(
       v.strictObject(eachEvent((e) => textInput(e, 1, TEMPLATE_MAX, `Text sent ${EVENT_TEXT[e]}.`, true))),
-      v.description(`Message texts with placeholders ${PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}; omitted keys stay.`),
+      v.description(`Texts with placeholders ${PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}; omitted keys stay.`),
     ),
   ),
 });
