@@ -162,9 +162,9 @@ export function buildOpenApi(baseUrl: string): Json {
       '/api/whatsapp/webhook': {
         post: {
           operationId: 'whatsappWebhook', tags: ['whatsapp'],
-          summary: 'Message statuses from the WhatsApp Cloud API (sent, delivered, read, failed)',
+          summary: "Message statuses from the WhatsApp Cloud API (sent, delivered, read, failed), and buyers' answers",
           description:
-            "Meta's webhook payload (`entry[].changes[].value.statuses[]`), signed with `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>` and the app secret (CODRAIL_WHATSAPP_APP_SECRET). Statuses only move forward; repeats change nothing.",
+            "Meta's webhook payload (`entry[].changes[].value.statuses[]` and `.messages[]`), signed with `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>` and the app secret (CODRAIL_WHATSAPP_APP_SECRET). Statuses only move forward; repeats change nothing. A buyer's message answers their confirmation request: a quick-reply tap (`button.payload` or `interactive.button_reply.id`: `confirm|cancel|correct:<order id>`, from that order's buyer) or a text; each message id is applied once. `data.messages` counts what they did, when there were any.",
           security: [],
           parameters: [{ name: 'X-Hub-Signature-256', in: 'header', required: true, schema: { type: 'string' } }],
           requestBody: { required: true, content: json({ type: 'object', required: ['entry'], properties: { object: { type: 'string' }, entry: { type: 'array', items: { type: 'object' } } } }) },
@@ -174,7 +174,22 @@ export function buildOpenApi(baseUrl: string): Json {
               content: json({
                 type: 'object',
                 required: ['success', 'data'],
-                properties: { success: { type: 'boolean', enum: [true] }, data: { type: 'object', required: ['statuses', 'applied'], properties: { statuses: { type: 'integer' }, applied: { type: 'integer' } } } },
+                properties: {
+                  success: { type: 'boolean', enum: [true] },
+                  data: {
+                    type: 'object',
+                    required: ['statuses', 'applied'],
+                    properties: {
+                      statuses: { type: 'integer' },
+                      applied: { type: 'integer' },
+                      messages: {
+                        type: 'object',
+                        description: "What the buyers' messages did: confirmed, cancelled, correcting (a link sent), unchanged (a polite answer), noted (kept for support), ignored (a repeat, or no order of the sender).",
+                        properties: Object.fromEntries(['confirmed', 'cancelled', 'correcting', 'unchanged', 'noted', 'ignored'].map((k) => [k, { type: 'integer' }])),
+                      },
+                    },
+                  },
+                },
               }),
             },
             '400': error('Not JSON, or not a WhatsApp Business webhook payload.'),
@@ -218,6 +233,29 @@ export function buildOpenApi(baseUrl: string): Json {
             '400': { description: 'The form with the reasons under its fields.', content: { 'text/html': { schema: { type: 'string' } } } },
             '404': { description: 'No such published page.', content: { 'text/html': { schema: { type: 'string' } } } },
             '429': { description: 'Too many orders from this address: the form with a message.', content: { 'text/html': { schema: { type: 'string' } } } },
+          },
+        },
+      },
+      '/c/{token}': {
+        get: {
+          operationId: 'addressCorrectionPage', tags: ['orders'],
+          summary: "The buyer's one-time address-correction page (HTML)",
+          description: 'Sent to the buyer on WhatsApp when they tap Corregir dirección: the address as it will be shipped, in a form. Cache-Control no-store, Referrer-Policy no-referrer. A link unknown, used, expired, or of an order no longer pending or already pushed answers 410 (HTML).',
+          security: [],
+          parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'The form.', content: { 'text/html': { schema: { type: 'string' } } } }, '410': { description: 'The link no longer works (HTML).', content: { 'text/html': { schema: { type: 'string' } } } } },
+        },
+        post: {
+          operationId: 'addressCorrection', tags: ['orders'],
+          summary: 'The corrected address, posted by the page',
+          description: 'application/x-www-form-urlencoded: departamento, ciudad, direccion, barrio, referencia (colonia, codigo_postal in MX). The city is canonicalized again, the link is used up and the order is confirmed by the buyer, in one transaction.',
+          security: [],
+          parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', additionalProperties: { type: 'string' } } } } },
+          responses: {
+            '200': { description: 'What was saved; the order is confirmed.', content: { 'text/html': { schema: { type: 'string' } } } },
+            '400': { description: 'The form with the reasons under its fields; nothing changed, the link still works.', content: { 'text/html': { schema: { type: 'string' } } } },
+            '410': { description: 'The link no longer works (HTML).', content: { 'text/html': { schema: { type: 'string' } } } },
           },
         },
       },

@@ -17,6 +17,8 @@ export const CORRECTION_TEXT = {
   shipTo: 'Lo enviamos a',
   review: 'Revisaremos tu ciudad antes de enviarlo; si hace falta te escribimos.',
   goneTitle: 'Este enlace ya no sirve',
+  onItsWayTitle: 'Tu pedido ya va en camino',
+  onItsWay: 'La transportadora ya tiene tu pedido, así que la dirección no se puede cambiar aquí. Respóndenos por WhatsApp y te ayudamos.',
   gone: 'El enlace para corregir la dirección se usa una sola vez y vence a las 48 horas. Si necesitas otro cambio, respóndenos por WhatsApp.',
 } as const;
 
@@ -72,6 +74,7 @@ ${o.needs_review === 1 && html`<p>${CORRECTION_TEXT.review}</p>`}</div>`;
   return layout({ title: CORRECTION_TEXT.done(number), main, script: false });
 }
 
-export function correctionGonePage(): RenderedPage {
-  return layout({ title: CORRECTION_TEXT.goneTitle, main: html`<div class="done"><h1>${CORRECTION_TEXT.goneTitle}</h1><p>${CORRECTION_TEXT.gone}</p></div>`, script: false });
+export function correctionGonePage(why: 'invalid' | 'on_its_way' = 'invalid'): RenderedPage {
+  const [title, text] = why === 'on_its_way' ? [CORRECTION_TEXT.onItsWayTitle, CORRECTION_TEXT.onItsWay] : [CORRECTION_TEXT.goneTitle, CORRECTION_TEXT.gone];
+  return layout({ title, main: html`<div class="done"><h1>${title}</h1><p>${text}</p></div>`, script: false });
 }

@@ -35,7 +35,7 @@ describe('whatsapp tools', () => {
     assert.equal(value.enabled, false);
     assert.deepEqual(value.events, { order_created: false, order_confirmed: false, order_shipped: false, order_delivered: false });
     assert.deepEqual(value.templates, DEFAULT_TEMPLATES);
-    assert.deepEqual(value.placeholders, ['{nombre}', '{producto}', '{total}', '{ciudad}', '{tracking}']);
+    assert.deepEqual(value.placeholders, ['{nombre}', '{producto}', '{total}', '{ciudad}', '{direccion}', '{tracking}']);
   });
 
   test('update_whatsapp_settings stores what it is given, keeps what it is not, and normalizes the sender to E.164', async () => {

@@ -3,7 +3,8 @@
 // "Corregir dirección" tap through the signed webhook, and the link the reply brings. A valid link
 // opens the order's address; bad fields re-render with their errors and change nothing; a good
 // form saves the address (city canonicalized again), confirms the order as the buyer's and uses the
-// link up. Unknown, used, expired links, and links of an order no longer pending, open nothing.
+// link up, once: of two sends one wins whole. Unknown, used, expired links, and links of an order no
+// longer pending or already at the platform, open nothing.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -12,7 +13,9 @@ import { assignNumber, orderBody, postOrder, seedShop, type Shop } from '../help
 import { OPEN_LIMITS, eventsOf, expectCreated, liveHeaders, nextPhone, orderRow } from '../api/orders/order-kit.ts';
 import { until } from '../helpers/wait.ts';
 import { startWhatsappSim, type WhatsappSim } from '../../src/whatsapp/simulator.ts';
-import { startWhatsappWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
+import { startPushWorker, startWhatsappWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
+import { startSimulator } from '../../src/platforms/generic/simulator.ts';
+import { request } from 'node:http';
 import { manualClock } from '../../src/clock.ts';
 import type { OrderRow } from '../../src/db/queries/orders.queries.ts';
 
@@ -71,13 +74,19 @@ describe('the buyer’s one-time address-correction page', () => {
     const created = await expectCreated(await postOrder(server.url, orderBody(shop, { telefono: nextPhone() }), liveHeaders(shop)));
     const orderId = created.data.id;
     const to = digits((await orderRow(server.deps, orderId)).telefono_e164);
-    const request = await until('the confirmation request at the simulator', () => whatsapp.messages().find((m) => m.to === to && m.template?.name === 'confirmation_request'));
+    const request = (await until('the confirmation request at the simulator', () => whatsapp.messages().find((m) => m.to === to && m.template?.name === 'confirmation_request')))!;
     clock.advance(1_000);
     await whatsapp.reply(request.id, { button: 2 });
-    const text = await until('the reply with the link', () => whatsapp.messages().find((m) => m.to === to && m.type === 'text' && /\/c\//.test(m.text ?? ''))?.text);
+    const text = (await until('the reply with the link', () => whatsapp.messages().find((m) => m.to === to && m.type === 'text' && /\/c\//.test(m.text ?? ''))?.text))!;
     const url = /https?:\/\/\S+\/c\/([A-Za-z0-9_-]+)/.exec(text);
     assert.ok(url, `a link in: ${text}`);
     assert.match(text, /sirve una vez y vence en 48 horas/);
+    // The simulator reports both messages sent and delivered: once that is on the timeline, nothing else writes to the order.
+    const count = (types: string[], type: string) => types.filter((t) => t === type).length;
+    await until('both messages delivered', async () => {
+      const types = (await eventsOf(server.deps, orderId)).map((e) => e.type);
+      return count(types, 'whatsapp.sent') === 2 && count(types, 'whatsapp.delivered') === 2;
+    });
     return { orderId, url: url[0], token: url[1]!, to };
   }
 
@@ -249,6 +258,52 @@ describe('the buyer’s one-time address-correction page', () => {
     const row = await stored(link.orderId);
     assert.equal(JSON.stringify(row), before);
     assert.deepEqual([row.status, row.confirmed_by, row.ciudad], ['confirmed', 'support', 'Medellín']);
+  });
+
+  test('two sends of one link: one wins whole, the other is 410 and writes nothing', async () => {
+    const link = await linkForNewOrder();
+    // The first send's body arrives slowly: the second completes meanwhile and uses the link up.
+    const slowBody = new URLSearchParams({ departamento: 'Antioquia', ciudad: 'Bello', direccion: 'Calle 50 # 50-50' }).toString();
+    const url = new URL(link.url);
+    const slow = new Promise<number>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(slowBody) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.write(slowBody.slice(0, 10));
+      setTimeout(() => req.end(slowBody.slice(10)), 400);
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const fast = await send(link.url, { departamento: 'Antioquia', ciudad: 'envigado', direccion: 'Carrera 43A # 36 Sur-17' });
+    assert.equal(fast.status, 200, fast.body);
+    assert.equal(await slow, 410, 'the link was used while the slow send was arriving');
+    const row = await stored(link.orderId);
+    assert.deepEqual([row.status, row.ciudad, row.direccion], ['confirmed', 'Envigado', 'Carrera 43A # 36 Sur-17']);
+    const events = (await eventsOf(server.deps, link.orderId)).map((e) => e.type);
+    assert.equal(events.filter((t) => t === 'order.buyer_updated').length, 1, 'one correction written');
+    assert.equal(events.filter((t) => t === 'order.status_changed').length, 1);
+  });
+
+  test('a link of an order already at the platform says it is on its way and changes nothing', async () => {
+    const link = await linkForNewOrder();
+    // The store pushes at creation (on_create): a platform and its worker take the order now.
+    const platform = await startSimulator({});
+    const pushes = startPushWorker({ ...server.deps, config: { ...server.deps.config, fulfillmentUrl: platform.url } })!;
+    try {
+      await until('pushed', async () => (await server.deps.db.selectFrom('fulfillment_jobs').select('state').where('order_id', '=', link.orderId).executeTakeFirst())?.state === 'done');
+    } finally {
+      await pushes.stop();
+      await platform.close();
+    }
+    const before = JSON.stringify(await stored(link.orderId));
+    for (const page of [await open(link.url), await send(link.url, { departamento: 'Antioquia', ciudad: 'Bello', direccion: 'Calle 50 # 50-50' })]) {
+      assert.equal(page.status, 410, page.body);
+      assertPageHeaders(page);
+      assert.ok(page.body.includes('Tu pedido ya va en camino'), page.body);
+      assert.doesNotMatch(page.body, /<form/);
+    }
+    assert.equal(JSON.stringify(await stored(link.orderId)), before, 'nothing changed');
   });
 
   test('a link expires 48 hours after it was sent', async () => {

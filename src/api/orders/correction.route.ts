@@ -25,16 +25,16 @@ function sendPage(ctx: RequestContext, status: number, page: RenderedPage): void
 export async function correctionRoute(ctx: RequestContext): Promise<void> {
   const token = ctx.params.token ?? '';
   const view = await correctionView(ctx.deps, token);
-  if (!view) return sendPage(ctx, 410, correctionGonePage());
+  if (typeof view === 'string') return sendPage(ctx, 410, correctionGonePage(view));
   sendPage(ctx, 200, correctionPage(view, `/c/${token}`, { values: correctionValues(view.order) }));
 }
 
 export async function correctionSubmitRoute(ctx: RequestContext): Promise<void> {
   const token = ctx.params.token ?? '';
   const view = await correctionView(ctx.deps, token);
-  if (!view) {
+  if (typeof view === 'string') {
     ctx.req.resume();
-    return sendPage(ctx, 410, correctionGonePage());
+    return sendPage(ctx, 410, correctionGonePage(view));
   }
   const type = String(ctx.req.headers['content-type'] ?? '');
   const raw = /^application\/x-www-form-urlencoded\b/i.test(type) ? await readBody(ctx, LANDING_FORM_MAX_BYTES) : (ctx.req.resume(), Buffer.alloc(0));
@@ -42,6 +42,8 @@ export async function correctionSubmitRoute(ctx: RequestContext): Promise<void> 
   try {
     fields = Object.fromEntries(parseForm(raw));
     const order = await submitCorrection(ctx.deps, view, token, fields);
+    // Used meanwhile by another submit, or the order moved on: nothing of this one was written.
+    if (typeof order === 'string') return sendPage(ctx, 410, correctionGonePage(order));
     sendPage(ctx, 200, correctedPage(view.number, order));
   } catch (error) {
     if (!(error instanceof AppError) || !error.expose) throw error;

@@ -47,8 +47,8 @@ const CONFIRMATION_FLAG: Record<string, string> = { call: 'C', replied: 'R', ask
 /** One order on one line: flags (review !, sandbox s, confirmation C/R/?), number, status, return risk, buyer, city, pack and total. */
 export function orderLine(o: OrderRowView, width: number): string {
   const flags = `${o.needs_review ? '!' : ' '}${o.sandbox ? 's' : ' '}${(o.confirmation_state && CONFIRMATION_FLAG[o.confirmation_state]) ?? ' '}`;
-  const city = Math.max(12, width - 66);
-  return `${flags} ${String(o.order_number).padEnd(6)} ${o.status.padEnd(10)} ${String(o.risk_score).padStart(3)} ${shown(o.nombre).slice(0, 18).padEnd(18)} ${shown(`${o.ciudad}, ${o.departamento}`).slice(0, city).padEnd(city)} ${o.pack.padEnd(3)} ${o.total_price} ${o.currency}`;
+  const city = Math.max(12, width - 62);
+  return `${flags} ${String(o.order_number).padEnd(6)} ${o.status.padEnd(10)} ${String(o.risk_score).padStart(3)} ${shown(o.nombre).slice(0, 16).padEnd(16)} ${shown(`${o.ciudad}, ${o.departamento}`).slice(0, city).padEnd(city)} ${o.pack.padEnd(3)} ${o.total_price} ${o.currency}`;
 }
 
 /** The list filters as list_orders takes them; the keys are its input fields. */

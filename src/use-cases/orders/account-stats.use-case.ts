@@ -26,6 +26,8 @@ export const GetAccountStatsInput = v.strictObject({
   group_by: v.optional(v.pipe(v.picklist(['day', 'store'], 'group_by must be day or store'), v.description('Also split the totals per day or per store.'))),
 });
 
+const RiskBandSummary = v.object({ orders: v.number(), delivered: v.number(), returned: v.number(), return_rate: v.nullable(v.number()) });
+
 const Summary = v.object({
   orders: v.number(),
   by_status: v.record(v.string(), v.number()),
@@ -47,7 +49,7 @@ const Summary = v.object({
     v.description('Orders whose buyer was asked to confirm on WhatsApp, and how they answered.'),
   ),
   by_risk: v.pipe(
-    v.record(v.picklist(RISK_BANDS), v.object({ orders: v.number(), delivered: v.number(), returned: v.number(), return_rate: v.nullable(v.number()) })),
+    v.object(Object.fromEntries(RISK_BANDS.map((band) => [band, RiskBandSummary])) as Record<(typeof RISK_BANDS)[number], typeof RiskBandSummary>),
     v.description('Per return-risk band (low < 30 ≤ medium < 60 ≤ high): delivered versus returned (refused at the door).'),
   ),
 });

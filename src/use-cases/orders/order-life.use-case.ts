@@ -8,6 +8,7 @@ import { newId } from '../../ids.ts';
 import { cancelPushJob, insertJobRow } from '../../db/queries/fulfillment.queries.ts';
 import { platformDestination } from '../../platforms/connections.ts';
 import { writeTransaction, type Tx } from '../../db/transaction.ts';
+import type { Db } from '../../db/connect.ts';
 import { findJobByOrder, findOrder, listEventPage, setUnstartedJobState, updateOrder, type OrderRow } from '../../db/queries/orders.queries.ts';
 import { canMove, type OrderStatus } from '../../domain/order-status.ts';
 import { pushReleased } from '../../domain/push-policy.ts';
@@ -73,6 +74,23 @@ const OPTIONAL = new Set(['barrio', 'referencia', 'distrito', 'colonia', 'codigo
 /** Corrections until the order is pushed; a new region or city is canonicalized again (SPEC 6). */
 export async function updateOrderBuyer(deps: Pick<Deps, 'db' | 'clock' | 'catalogs' | 'orderEvents'>, caller: Caller, input: Out<typeof UpdateOrderBuyerInput>) {
   const { order, store } = await orderOf(deps, caller, input.order_id);
+  const correction = await buyerCorrection(deps, order, store, input);
+  if (!correction) return orderDetail(deps, order);
+  const now = deps.clock.now().toISOString();
+  await writeTransaction(deps.db, (tx) => applyBuyerCorrection(deps, tx, order, store, caller.actor, correction, now));
+  return orderDetail(deps, (await findOrder(deps.db, order.id))!);
+}
+
+/** What a correction changes, checked and with its city canonicalized again, before any write. */
+export interface BuyerCorrection {
+  change: Partial<OrderRow>;
+  changes: Record<string, { from: unknown; to: unknown }>;
+  /** The matcher's decision on a new city (null: not a canonicalized country; undefined: the city did not change). */
+  cityNote: object | null | undefined;
+}
+
+/** The one rule of a buyer correction (a person's, or the buyer's own page): undefined when nothing changes. */
+export async function buyerCorrection(deps: Pick<Deps, 'catalogs'>, order: OrderRow, store: StoreRow, input: Omit<Out<typeof UpdateOrderBuyerInput>, 'order_id'>): Promise<BuyerCorrection | undefined> {
   const change: Partial<OrderRow> = {};
   const changes: Record<string, { from: unknown; to: unknown }> = {};
   for (const field of BUYER_FIELDS) {
@@ -105,17 +123,15 @@ export async function updateOrderBuyer(deps: Pick<Deps, 'db' | 'clock' | 'catalo
       else Object.assign(change, { city_match: 'none', needs_review: 1 });
     }
   }
-  if (Object.keys(changes).length === 0) return orderDetail(deps, order);
-  const now = deps.clock.now().toISOString();
-  await writeTransaction(deps.db, async (tx) => {
-    const job = await findJobByOrder(tx, order.id);
-    if (job && (STARTED.has(job.state) || job.remote_id !== null))
-      throw invalidState('The order was already sent to the fulfillment platform: change its address there', [{ field: 'order_id', message: 'already pushed' }]);
-    await updateOrder(tx, order.id, { ...change, updated_at: now });
-    await event(deps, tx, order, caller, 'order.buyer_updated', { changes, needs_review: change.needs_review === 1, ...(cityNote !== undefined && { city: cityNote }) }, now);
-    await followPolicy(tx, (await findOrder(tx, order.id))!, store, now);
-  });
-  return orderDetail(deps, (await findOrder(deps.db, order.id))!);
+  return Object.keys(changes).length === 0 ? undefined : { change, changes, cityNote };
+}
+
+/** Writes a correction in the caller's transaction, while the order is still ours (not pushed). */
+export async function applyBuyerCorrection(deps: Pick<Deps, 'orderEvents'>, tx: Tx, order: OrderRow, store: StoreRow, actor: string, c: BuyerCorrection, now: string): Promise<void> {
+  if (await pushStarted(tx, order.id)) throw invalidState('The order was already sent to the fulfillment platform: change its address there', [{ field: 'order_id', message: 'already pushed' }]);
+  await updateOrder(tx, order.id, { ...c.change, updated_at: now });
+  await deps.orderEvents.record(tx, { order_id: order.id, store_id: order.store_id, type: 'order.buyer_updated', actor, data: { changes: c.changes, needs_review: c.change.needs_review === 1, ...(c.cityNote !== undefined && { city: c.cityNote }) }, created_at: now });
+  await followPolicy(tx, (await findOrder(tx, order.id))!, store, now);
 }
 
 /**
@@ -133,7 +149,7 @@ export async function cancelOrder(deps: Pick<Deps, 'db' | 'clock' | 'nudge' | 'o
 }
 
 /** Whether the order's push started or reached the platform: a cancel then needs the platform too. */
-export async function pushStarted(tx: Tx, orderId: string): Promise<boolean> {
+export async function pushStarted(tx: Db | Tx, orderId: string): Promise<boolean> {
   const job = await findJobByOrder(tx, orderId);
   return job !== undefined && (STARTED.has(job.state) || job.remote_id !== null);
 }

@@ -55,6 +55,9 @@ const patch = (input: string | undefined, stored: string | null | undefined): st
  */
 export async function updateWhatsappSettings(deps: SettingsDeps & Pick<Deps, 'clock'>, caller: Caller, input: Out<typeof UpdateWhatsappSettingsInput>) {
   const store = await storeOf(deps, caller, input.store_id);
+  // Turning WhatsApp off would silently stop asking buyers (issue 25): the confirmation goes first.
+  if (input.enabled === false && store.confirmation === 'whatsapp')
+    throw fieldError('enabled', 'the store asks its buyers to confirm on WhatsApp: set update_store confirmation to off first');
   const current = await settingsOf(deps, store);
   for (const [event, text] of Object.entries(input.templates ?? {})) if (text !== undefined) checkPlaceholders(`templates.${event}`, text);
   let sender = current.sender_number;

@@ -110,9 +110,14 @@ describe('a store’s confirmation settings and risk hold', () => {
     const stored = await server.deps.db.selectFrom('stores').select(['confirmation', 'confirmation_minutes']).where('id', '=', shop.storeId).executeTakeFirstOrThrow();
     assert.deepEqual(stored, { confirmation: 'whatsapp', confirmation_minutes: 30 });
 
+    // While buyers are asked, WhatsApp cannot be switched off underneath (nobody would be asked any more).
+    const switchedOff = await storesNothing(server.deps, () => v1.patch(WHATSAPP, { params: { store_id: shop.storeId }, body: { enabled: false } }));
+    assert.match(failed(switchedOff, 400, ['enabled']).details![0]!.message, /confirmation to off first/);
+
     // Turning it off needs nothing; the rest of this file's orders are not asked.
     const off = ok(await patchStore({ confirmation: 'off', confirmation_minutes: 120 }));
     assert.deepEqual([off.confirmation, off.confirmation_minutes], ['off', 120]);
+    ok(await v1.patch(WHATSAPP, { params: { store_id: shop.storeId }, body: { enabled: false } }));
   });
 
   test('with a risk hold of 20, a bare-address order’s push is held and an ordinary order’s is queued', async () => {
