@@ -4,7 +4,7 @@ export type ConsoleLang = 'es' | 'en';
 
 const es = {
   title: 'codrail',
-  screens: { orders: 'Pedidos', review: 'Revisión', pushes: 'Envíos', keys: 'Llaves', whatsapp: 'WhatsApp', webhooks: 'Webhooks' },
+  screens: { orders: 'Pedidos', review: 'Revisión', pushes: 'Envíos', keys: 'Llaves', whatsapp: 'WhatsApp', webhooks: 'Webhooks', numbers: 'Cifras' },
   loading: 'Cargando…',
   working: 'Enviando…',
   noOrders: 'No hay pedidos.',
@@ -23,6 +23,7 @@ const es = {
     keys: '↑↓ mover · c crear · x revocar · ? ayuda · q salir',
     whatsapp: '↑↓ mover · Enter abrir pedido · s estado · ? ayuda · q salir',
     webhooks: '↑↓ mover · Enter abrir pedido · e otro webhook · ? ayuda · q salir',
+    numbers: 'd período (30, 7, 90 días) · ? ayuda · q salir',
   },
   detailAction: { confirm: 'c confirmar', cancel: 'x cancelar', note: 'n nota', buyer: 'e editar', city: 'r ciudad', push: 'p enviar' },
   backKey: 'Esc volver',
@@ -30,7 +31,7 @@ const es = {
   pickKeys: '↑↓ elegir · Enter confirmar · Esc salir',
   help: 'Teclas',
   helpRows: [
-    ['1-6', 'cambiar de pantalla (las que su rol permite)'],
+    ['1-7', 'cambiar de pantalla (las que su rol permite)'],
     ['↑ ↓  j k', 'mover la selección (PgUp PgDn, g G)'],
     ['Enter', 'abrir (en Revisión: elegir la ciudad)'],
     ['Esc', 'volver, o quitar filtros'],
@@ -84,6 +85,19 @@ const es = {
   confirmedBy: 'confirmó',
   confirmers: { buyer: 'el comprador', support: 'soporte', store_policy: 'la tienda' } as Record<string, string>,
   confirmationStates: { asked: 'preguntada', reminded: 'recordada', call: 'sin respuesta: llamar', replied: 'el comprador escribió', correcting: 'corrigiendo la dirección', answered: 'respondida' } as Record<string, string>,
+  numbers: {
+    period: (days: number) => `Últimos ${days} días, por tienda (d cambia el período)`,
+    orders: (n: number) => `${n} pedidos`,
+    returned: 'devueltos',
+    notAsking: 'no pide confirmación por WhatsApp',
+    asked: (n: number) => `${n} preguntados`,
+    byBuyer: 'confirmó el comprador',
+    bySupport: 'soporte',
+    cancelled: 'cancelados',
+    toCall: 'por llamar',
+    median: 'mediana',
+    riskHeader: ['riesgo', 'pedidos', 'entregados', 'devueltos', 'devolución'] as readonly string[],
+  },
   newest: 'más recientes',
   riskiest: 'más riesgo primero',
   fields: {
@@ -137,7 +151,7 @@ export type ConsoleText = typeof es;
 
 const en: ConsoleText = {
   title: 'codrail',
-  screens: { orders: 'Orders', review: 'Review', pushes: 'Pushes', keys: 'Keys', whatsapp: 'WhatsApp', webhooks: 'Webhooks' },
+  screens: { orders: 'Orders', review: 'Review', pushes: 'Pushes', keys: 'Keys', whatsapp: 'WhatsApp', webhooks: 'Webhooks', numbers: 'Numbers' },
   loading: 'Loading…',
   working: 'Sending…',
   noOrders: 'No orders.',
@@ -156,6 +170,7 @@ const en: ConsoleText = {
     keys: '↑↓ move · c create · x revoke · ? help · q quit',
     whatsapp: '↑↓ move · Enter open the order · s status · ? help · q quit',
     webhooks: '↑↓ move · Enter open the order · e next endpoint · ? help · q quit',
+    numbers: 'd period (30, 7, 90 days) · ? help · q quit',
   },
   detailAction: { confirm: 'c confirm', cancel: 'x cancel', note: 'n note', buyer: 'e correct', city: 'r city', push: 'p push' },
   backKey: 'Esc back',
@@ -163,7 +178,7 @@ const en: ConsoleText = {
   pickKeys: '↑↓ choose · Enter confirm · Esc leave',
   help: 'Keys',
   helpRows: [
-    ['1-6', 'switch screens (those your role allows)'],
+    ['1-7', 'switch screens (those your role allows)'],
     ['↑ ↓  j k', 'move the selection (PgUp PgDn, g G)'],
     ['Enter', 'open (on Review: pick the city)'],
     ['Esc', 'go back, or clear the filters'],
@@ -217,6 +232,19 @@ const en: ConsoleText = {
   confirmedBy: 'confirmed by',
   confirmers: { buyer: 'the buyer', support: 'support', store_policy: 'the store' } as Record<string, string>,
   confirmationStates: { asked: 'asked', reminded: 'reminded', call: 'no answer: call', replied: 'the buyer wrote back', correcting: 'correcting the address', answered: 'answered' } as Record<string, string>,
+  numbers: {
+    period: (days: number) => `Last ${days} days, per store (d changes the period)`,
+    orders: (n: number) => `${n} orders`,
+    returned: 'returned',
+    notAsking: 'does not ask for confirmation on WhatsApp',
+    asked: (n: number) => `${n} asked`,
+    byBuyer: 'buyer confirmed',
+    bySupport: 'support',
+    cancelled: 'cancelled',
+    toCall: 'to call',
+    median: 'median',
+    riskHeader: ['risk', 'orders', 'delivered', 'returned', 'returns'] as readonly string[],
+  },
   newest: 'newest first',
   riskiest: 'riskiest first',
   fields: {

@@ -59,7 +59,7 @@ describe('codrail console (ink)', { timeout: 60_000 }, () => {
     const app = open(local());
     await frameHas(app.lastFrame, 'Luis Pérez');
     const frame = app.lastFrame()!;
-    assert.match(frame.split('\n')[0]!, /^codrail +1 Orders +2 Review +3 Pushes +4 Keys +5 WhatsApp +6 Webhooks +operator \(--local\)/);
+    assert.match(frame.split('\n')[0]!, /^codrail +1 Orders +2 Review +3 Pushes +4 Keys +5 WhatsApp +6 Webhooks +7 Numbers +operator \(--local\)/);
     assert.ok(frame.indexOf('Luis Pérez') < frame.indexOf('Ana Gómez'), 'newest first');
     assert.match(frame, /Medellín, Antioquia/, 'the city as stored');
     assert.ok(frame.split('\n').every((line) => line.length <= 100), 'no line wider than the terminal');
@@ -141,7 +141,8 @@ describe('codrail console (ink)', { timeout: 60_000 }, () => {
     assert.match(app.lastFrame()!, /soporte@tienda\.test \(support\)/);
     assert.doesNotMatch(app.lastFrame()!, /Otra Cuenta/, 'another account’s orders are never listed');
     assert.doesNotMatch(app.lastFrame()!.split('\n')[0]!, /Keys/, 'support sees no keys screen');
-    assert.match(app.lastFrame()!.split('\n')[0]!, /1 Orders +2 Review +3 Pushes +5 WhatsApp +6 Webhooks/);
+    // Its name and role take room: the other screens show their numbers only.
+    assert.match(app.lastFrame()!.split('\n')[0]!, /^codrail +1 Orders +2 +3 +5 +6 +7 +soporte@tienda\.test \(support\)$/);
     app.stdin.write('4');
     await pause(300);
     assert.match(app.lastFrame()!, /Enter open · \/ search/, 'still on the orders screen');
@@ -375,6 +376,16 @@ describe('codrail console (ink)', { timeout: 60_000 }, () => {
     await frameHas(app.lastFrame, 'Tomás Ruiz');
     app.stdin.write('l');
     await frameHas(app.lastFrame, 'Ana Gómez');
+
+    // 7 Numbers: the asking store's buyers — two asked, none answered, both to call — and its risk bands.
+    app.stdin.write('7');
+    await frameHas(app.lastFrame, 'Last 30 days, per store');
+    await frameHas(app.lastFrame, '2 asked · buyer confirmed 0% (0) · support 0 · cancelled 0 · to call 2 · median -');
+    const figures = app.lastFrame()!;
+    assert.match(figures, /does not ask for confirmation on WhatsApp/, 'a store that does not ask says so');
+    assert.match(figures, /^  medium +1 +0 +0 +-$/m, 'the bare-address order is medium risk; nothing delivered or returned yet');
+    app.stdin.write('d');
+    await frameHas(app.lastFrame, 'Last 7 days, per store');
     app.unmount();
   });
 

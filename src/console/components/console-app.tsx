@@ -17,10 +17,11 @@ import { PushesScreen } from '../screens/pushes-screen.tsx';
 import { KeysScreen } from '../screens/keys-screen.tsx';
 import { WhatsappScreen } from '../screens/whatsapp-screen.tsx';
 import { WebhooksScreen } from '../screens/webhooks-screen.tsx';
+import { NumbersScreen } from '../screens/numbers-screen.tsx';
 import { OrderDetail, detailKeys } from '../screens/order-detail.tsx';
 import { terminalValue } from '../../domain/terminal-text.ts';
 
-type Screen = 'orders' | 'review' | 'pushes' | 'keys' | 'whatsapp' | 'webhooks';
+type Screen = 'orders' | 'review' | 'pushes' | 'keys' | 'whatsapp' | 'webhooks' | 'numbers';
 
 /** Each screen, its number and the operation a session must be allowed to see it. */
 const SCREENS: readonly { key: string; screen: Screen; needs: string }[] = [
@@ -31,6 +32,7 @@ const SCREENS: readonly { key: string; screen: Screen; needs: string }[] = [
   { key: '4', screen: 'keys', needs: 'revoke_api_key' },
   { key: '5', screen: 'whatsapp', needs: 'list_whatsapp_messages' },
   { key: '6', screen: 'webhooks', needs: 'list_webhook_deliveries' },
+  { key: '7', screen: 'numbers', needs: 'get_account_stats' },
 ];
 
 /** Rows the app keeps for itself: the header, a blank line, the message line and the keys line. */
@@ -111,15 +113,19 @@ function Console({ session, text, refreshMs = 1000, color = true }: ConsoleAppPr
     ) : null;
 
   // One line of nested Text, cut at the width: flex items would shrink each tab's name instead.
+  // When every name and who is signed in do not fit, the other screens show their number only.
+  const who = ` ${terminalValue(session.who)}`;
+  const tab = (s: (typeof screens)[number]) => ` ${s.key} ${text.screens[s.screen]} `;
+  const compact = text.title.length + screens.reduce((n, s) => n + tab(s).length, 0) + who.length > width;
   const header = (
     <Text wrap="truncate-end">
       <Text bold>{text.title}</Text>
       {screens.map((s) => (
         <Text key={s.key} inverse={shown(s.screen) && !detail} color={shown(s.screen) && color ? 'green' : undefined}>
-          {` ${s.key} ${text.screens[s.screen]} `}
+          {compact && !shown(s.screen) ? ` ${s.key} ` : tab(s)}
         </Text>
       ))}
-      <Text dimColor>{` ${terminalValue(session.who)}`}</Text>
+      <Text dimColor>{who}</Text>
     </Text>
   );
 
@@ -136,6 +142,7 @@ function Console({ session, text, refreshMs = 1000, color = true }: ConsoleAppPr
         {mount('keys', (p) => <KeysScreen {...p} stores={stores} />)}
         {mount('whatsapp', (p) => <WhatsappScreen {...p} />)}
         {mount('webhooks', (p) => <WebhooksScreen {...p} />)}
+        {mount('numbers', (p) => <NumbersScreen {...p} stores={stores} />)}
       </Box>
       <Text wrap="truncate-end" color={message && color ? (message.kind === 'error' ? 'red' : 'green') : undefined}>
         {message ? terminalValue(message.text) : ' '}
