@@ -146,6 +146,7 @@ describe('a store’s confirmation settings and risk hold', () => {
   });
 
   test('confirming a held order releases its push and records support as who confirmed', async () => {
+    assert.equal(ok(await patchStore({ risk_hold: 20 })).risk_hold, 20);
     const risky = await bareAddress();
     assert.equal(await jobState(risky), 'held');
     clock.advance(60_000);
