@@ -32,7 +32,7 @@ import type { OrderEventSubscriber, OrderEvents } from '../../order-events/order
 import { queueMessage, readWhatsappSettings, renderForOrder } from '../whatsapp/buyer-messages.ts';
 import { displayNumber, type StoreRow } from '../tenancy.ts';
 import { cancelInTx, changeStatus, followPolicy, pushStarted } from './order-life.use-case.ts';
-import { refreshRiskOn } from './order-risk.ts';
+import { changesRisk, refreshRiskOn } from './order-risk.ts';
 
 type ConfirmDeps = Pick<Deps, 'config' | 'orderEvents'>;
 
@@ -93,6 +93,8 @@ export const confirmationFollowUp =
       else if (order.confirmation && OPEN.has(order.confirmation)) await updateOrder(tx, order.id, { confirmation: 'answered', confirmation_due_at: null });
     } else if (event.type === 'order.cancelled' && order.confirmation && OPEN.has(order.confirmation))
       await updateOrder(tx, order.id, { confirmation: 'answered', confirmation_due_at: null });
+    // Most events (messages sent, notes, pushes) change nothing the score sees: no more reads for them.
+    if (!changesRisk(event)) return;
     const current = (await findOrder(tx, order.id))!;
     await refreshRiskOn(tx, event, current, async (open) => {
       const store = await findStore(tx, open.store_id);
@@ -101,7 +103,7 @@ export const confirmationFollowUp =
     // The order's own score may have crossed its store's risk hold.
     if (current.status === 'pending') {
       const store = await findStore(tx, current.store_id);
-      if (store?.risk_hold !== null && store) await followPolicy(tx, (await findOrder(tx, order.id))!, store, event.created_at);
+      if (store && store.risk_hold !== null) await followPolicy(tx, (await findOrder(tx, order.id))!, store, event.created_at);
     }
   };
 

@@ -73,7 +73,9 @@ export async function refreshRisk(tx: Tx, orderId: string, store?: StoreRow): Pr
 }
 
 /** Events that change what the score of their own order sees. */
-const OWN = new Set(['order.status_changed', 'order.cancelled', 'order.buyer_updated', 'order.city_resolved', 'confirmation.unanswered', 'confirmation.asked']);
+const OWN = new Set(['order.status_changed', 'order.cancelled', 'order.buyer_updated', 'order.city_resolved', 'confirmation.unanswered']);
+
+export const changesRisk = (event: Pick<OrderEvent, 'type'>): boolean => OWN.has(event.type);
 /** Outcomes that change the history of the phone's other orders. */
 const OUTCOMES = new Set(['delivered', 'returned', 'cancelled']);
 
@@ -83,7 +85,7 @@ const OUTCOMES = new Set(['delivered', 'returned', 'cancelled']);
  * queue, the phone's open orders too. `onOpen` lets the caller re-apply the push policy to them.
  */
 export async function refreshRiskOn(tx: Tx, event: OrderEvent, order: OrderRow, onOpen: (order: OrderRow) => Promise<void>): Promise<void> {
-  if (!OWN.has(event.type)) return;
+  if (!changesRisk(event)) return;
   const store = await findStore(tx, order.store_id);
   if (!store) return;
   await refreshRisk(tx, order.id, store);
