@@ -86,8 +86,12 @@ describe('webhook delivery log, replay and test', () => {
     assert.equal(copies.length, 2);
     assert.equal(copies[1]!.body, copies[0]!.body, 'the same event, byte for byte');
     assert.ok(verifies(endpoint.secret, copies[1]!));
-    const deliveries = (await storedDeliveries(bench.server.deps, endpoint.id)).filter((d) => d.event_id === event.id);
-    assert.deepEqual(deliveries.map((d) => d.state), ['delivered', 'delivered'], 'the log keeps the first delivery beside the replay');
+    // The receiver has the copy a moment before the outbox records its answer: wait for the record.
+    const deliveries = await until('the replay recorded', async () => {
+      const rows = (await storedDeliveries(bench.server.deps, endpoint.id)).filter((d) => d.event_id === event.id);
+      return rows.length === 2 && rows.every((d) => d.state !== 'queued' && d.state !== 'in_flight') ? rows : undefined;
+    });
+    assert.deepEqual(deliveries!.map((d) => d.state), ['delivered', 'delivered'], 'the log keeps the first delivery beside the replay');
   });
 
   test('codrail webhooks replay --since sends again every event since that time, and none before it', async () => {

@@ -666,9 +666,17 @@ export async function startDropiSimulator(options: DropiSimOptions = {}): Promis
     if (meter) {
       const now = performance.now();
       meter.requests++;
-      meter.maxInFlight = Math.max(meter.maxInFlight, ++meter.inFlight);
+      meter.inFlight++;
+      meter.maxInFlight = Math.max(meter.maxInFlight, 1);
       if (meter.lastStart !== null) meter.minGapMs = Math.min(meter.minGapMs ?? Infinity, now - meter.lastStart);
       meter.lastStart = now;
+      // How many are open together is read at the end of this turn of the event loop: a client that
+      // gave up on its last request (a timeout) closed that socket before sending this one, but when
+      // both reach a busy loop in the same turn the new request may be read first. By the end of the
+      // turn the old socket's close has run; requests truly open together are still counted together.
+      setImmediate(() => {
+        if (!gone) meter.maxInFlight = Math.max(meter.maxInFlight, meter.inFlight);
+      });
     }
     // 'close' comes once the answer is written, or when the client left first.
     res.once('close', () => {
