@@ -380,7 +380,7 @@ describe('codrail console (ink)', { timeout: 60_000 }, () => {
     // 7 Numbers: the asking store's buyers — two asked, none answered, both to call — and its risk bands.
     app.stdin.write('7');
     await frameHas(app.lastFrame, 'Last 30 days, per store');
-    await frameHas(app.lastFrame, '2 asked · buyer confirmed 0% (0) · support 0 · cancelled 0 · to call 2 · median -');
+    await frameHas(app.lastFrame, '2 asked · buyer confirmed 0% (0) · support 0\n  cancelled 0 · to call 2 · median -');
     const figures = app.lastFrame()!;
     assert.match(figures, /does not ask for confirmation on WhatsApp/, 'a store that does not ask says so');
     assert.match(figures, /^  medium +1 +0 +0 +-$/m, 'the bare-address order is medium risk; nothing delivered or returned yet');

@@ -53,12 +53,13 @@ export function NumbersScreen(props: ScreenProps & { stores: readonly StoreView[
   for (const { store, stats } of rows) {
     const c = stats.totals.buyer_confirmation;
     lines.push({ text: '' }, { text: `${terminalValue(store.name)} · ${n.orders(stats.totals.orders)} · ${n.returned} ${pct(stats.totals.return_rate)}`, bold: true });
-    lines.push({
-      text:
-        c.asked === 0
-          ? `  ${n.notAsking}`
-          : `  ${n.asked(c.asked)} · ${n.byBuyer} ${pct(c.rate)} (${c.by_buyer}) · ${n.bySupport} ${c.by_support} · ${n.cancelled} ${c.cancelled} · ${n.toCall} ${c.unanswered} · ${n.median} ${c.median_minutes === null ? '-' : `${c.median_minutes} min`}`,
-    });
+    // Two short lines, so the call queue and the time to confirm stay on screen at 80 columns.
+    if (c.asked === 0) lines.push({ text: `  ${n.notAsking}` });
+    else
+      lines.push(
+        { text: `  ${n.asked(c.asked)} · ${n.byBuyer} ${pct(c.rate)} (${c.by_buyer}) · ${n.bySupport} ${c.by_support}` },
+        { text: `  ${n.cancelled} ${c.cancelled} · ${n.toCall} ${c.unanswered} · ${n.median} ${c.median_minutes === null ? '-' : `${c.median_minutes} min`}` },
+      );
     lines.push({ text: row(n.riskHeader) });
     for (const band of RISK_BANDS) {
       const b = stats.totals.by_risk[band]!;

@@ -52,7 +52,7 @@ export async function reply(deps: ConfirmDeps, tx: Tx, order: OrderRow, text: st
   await queueMessage(deps.orderEvents, tx, {
     order,
     kind: { type: 'text' },
-    rendered: { text, values: {} as never, parameters: [] },
+    rendered: { text, parameters: [] },
     event: null,
     idempotency: null,
     actor: 'system',

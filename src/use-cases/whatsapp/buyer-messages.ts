@@ -69,7 +69,8 @@ export async function renderForOrder(deps: Pick<Deps, 'config'>, db: Db | Tx, or
 export interface NewMessage {
   order: OrderRow;
   kind: { type: 'template'; template: WhatsappEvent | ConfirmationTemplate } | { type: 'text' };
-  rendered: Rendered;
+  /** What the buyer reads, and a template's body parameters. */
+  rendered: Pick<Rendered, 'text' | 'parameters'>;
   /** The event it is the one message of (at most one per order and event), or null (replies, sent messages). */
   event: WhatsappEvent | ConfirmationTemplate | null;
   idempotency: { key: string; hash: string } | null;
