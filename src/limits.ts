@@ -41,6 +41,8 @@ export const RATE_WINDOW_PHONE_MS = 3_600_000;
 
 /** Duplicate suppression window (SPEC 4.1 step 10). */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;
+/** A phone's latest orders across the account that the return-risk score reads (and a new order's duplicate check, first). */
+export const PHONE_HISTORY_LIMIT = 100;
 
 /** Idempotency-Key header: printable ASCII, this long at most; records kept this long. */
 export const IDEMPOTENCY_KEY_MAX = 255;
@@ -66,6 +68,16 @@ export const MAX_KEY_LENGTH = 100;
 
 /** SQLite busy timeout (SPEC 2). */
 export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+/** Configuration rows kept in memory per connection (src/db/read-cache.ts); past this it starts again, so keys tried at random cannot grow it. */
+export const READ_CACHE_MAX_ENTRIES = 5_000;
+/**
+ * Group commit (src/db/transaction.ts): at most this many writes in one SQLite transaction, and no
+ * new one joins after this long, so a busy second's first caller is not held behind the rest.
+ */
+export const GROUP_COMMIT_MAX_WRITES = 64;
+export const GROUP_COMMIT_MAX_MS = 3;
+/** An outbox loop woken by a new row looks this long after the first nudge, so one claim takes a busy moment's rows together. */
+export const OUTBOX_NUDGE_MS = 10;
 
 /** Graceful shutdown: in-flight requests get this long before sockets are destroyed (default of --shutdown-grace-ms). */
 export const SHUTDOWN_GRACE_MS = 10_000;

@@ -3,6 +3,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Database } from './tables/index.ts';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../limits.ts';
+import { ReadCache } from './read-cache.ts';
 
 export type Db = Kysely<Database>;
 
@@ -11,15 +12,19 @@ const STATEMENT_CACHE_SIZE = 500;
 /**
  * Kysely prepares every query it runs; better-sqlite3 statements are reusable, so we keep them
  * by SQL text and a hot path prepares each of its statements once per process.
- * Safe because kysely runs one query at a time per connection and we never stream.
+ * Safe because kysely runs one query at a time per connection and we never stream. Each statement
+ * goes through the read cache (read-cache.ts): configuration reads answered from memory.
  */
 class StatementCache implements SqliteDatabase {
   readonly #cache = new Map<string, SqliteStatement>();
-  constructor(readonly raw: BetterSqlite3.Database) {}
+  readonly #reads: ReadCache;
+  constructor(readonly raw: BetterSqlite3.Database) {
+    this.#reads = new ReadCache(raw);
+  }
   prepare(sqlText: string): SqliteStatement {
     let statement = this.#cache.get(sqlText);
     if (statement === undefined) {
-      statement = this.raw.prepare(sqlText) as unknown as SqliteStatement;
+      statement = this.#reads.wrap(sqlText, this.raw.prepare(sqlText));
       if (this.#cache.size >= STATEMENT_CACHE_SIZE) this.#cache.clear();
       this.#cache.set(sqlText, statement);
     }
@@ -27,6 +32,7 @@ class StatementCache implements SqliteDatabase {
   }
   close(): void {
     this.#cache.clear();
+    this.#reads.clear();
     if (this.raw.open) this.raw.close();
   }
 }

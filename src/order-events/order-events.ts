@@ -40,12 +40,17 @@ export class OrderEvents {
     this.#subscribers.push(subscriber);
   }
 
-  /** Records an event in the caller's transaction and hands it to every subscriber there. */
-  async record(tx: Tx, input: NewOrderEvent): Promise<OrderEvent> {
+  /**
+   * Records an event in the caller's transaction and hands it to every subscriber there. `order` is
+   * the event's order exactly as this transaction now holds it, when the caller has that row at hand
+   * (the one order creation just inserted, RETURNING it); otherwise it is read here.
+   */
+  async record(tx: Tx, input: NewOrderEvent, order?: OrderRow): Promise<OrderEvent> {
     const event: OrderEvent = { ...input, id: newId(), data: { ...input.data } as Record<string, unknown> };
     await insertEvent(tx, { ...input, id: event.id, data: JSON.stringify(input.data) });
     if (this.#subscribers.length > 0) {
-      const order = input.order_id ? await findOrder(tx, input.order_id) : undefined;
+      if (order && order.id !== input.order_id) throw new Error('record: the order given is not the event\'s');
+      order ??= input.order_id ? await findOrder(tx, input.order_id) : undefined;
       for (const subscriber of this.#subscribers) await subscriber(tx, event, order);
     }
     return event;

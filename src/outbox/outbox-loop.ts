@@ -6,6 +6,7 @@
 // rejection that would end `codrail serve`.
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
+import { OUTBOX_NUDGE_MS } from '../limits.ts';
 
 export interface OutboxLoopOptions<J> {
   /** For log lines: `fulfillment`, `whatsapp`. */
@@ -30,7 +31,7 @@ export class OutboxLoop<J> {
   readonly #queue: PQueue;
   #running = false;
   #loop: Promise<void> | undefined;
-  #wake: (() => void) | undefined;
+  #wake: ((inMs: number) => void) | undefined;
   #nudged = false;
 
   constructor(options: OutboxLoopOptions<J>) {
@@ -47,15 +48,20 @@ export class OutboxLoop<J> {
   /** Stops claiming and waits for the attempts in flight (a SIGTERM drain). */
   async stop(): Promise<void> {
     this.#running = false;
-    this.#wake?.();
+    this.#wake?.(0);
     await this.#loop;
     await this.#queue.onIdle();
   }
 
-  /** Look for due rows now (a row was just written). */
+  /**
+   * Look for due rows soon (a row was just written). A busy second writes hundreds of rows: their
+   * nudges wake the loop once, OUTBOX_NUDGE_MS after the first, and one claim takes them together
+   * instead of one claim per row.
+   */
   nudge(): void {
+    if (this.#nudged) return;
     this.#nudged = true;
-    this.#wake?.();
+    this.#wake?.(OUTBOX_NUDGE_MS);
   }
 
   async #run(): Promise<void> {
@@ -74,20 +80,28 @@ export class OutboxLoop<J> {
           log.error({ err: error }, `${name}: claiming due rows failed`);
         }
       }
-      if ((claimed === 0 || room <= 0) && !this.#nudged) await this.#sleep(room <= 0 ? pollMs / 5 : pollMs);
+      if (claimed === 0 || room <= 0) await this.#sleep(this.#nudged ? OUTBOX_NUDGE_MS : room <= 0 ? pollMs / 5 : pollMs);
     }
   }
 
+  /** Sleeps `ms`, or less when woken: `wake(inMs)` brings the end forward, never back. */
   #sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
+      let due = performance.now() + ms;
+      let timer = setTimeout(done, ms);
       const self = this;
       function done() {
         clearTimeout(timer);
         self.#wake = undefined;
         resolve();
       }
-      this.#wake = done;
+      this.#wake = (inMs) => {
+        if (inMs <= 0) return done();
+        if (performance.now() + inMs >= due) return;
+        due = performance.now() + inMs;
+        clearTimeout(timer);
+        timer = setTimeout(done, inMs);
+      };
     });
   }
 }

@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import { packageFile } from '../package-files.ts';
 
-const source = readFileSync(new URL('./assets/checkout.js', import.meta.url));
+const source = readFileSync(packageFile('src/pages/assets/checkout.js'));
 
 export const CHECKOUT_SCRIPT = {
   identity: source,

@@ -314,7 +314,9 @@ describe('codrail console (ink)', { timeout: 60_000 }, () => {
     assert.equal(await stateOf(numbers.dead1!, shop.storeId), 'queued');
     assert.equal(await stateOf(numbers.dead2!, shop.storeId), 'dead');
     await press(app, 'R', 'Replay the 1 dead pushes? y/n');
-    await press(app, 'y', '1 push queued again.');
+    // The first replay's "1 push queued again." may still be on screen: wait for the list to show this one queued.
+    await press(app, 'y', new RegExp(`${numbers.dead2} +push +queued`));
+    assert.match(app.lastFrame()!, /1 push queued again\./);
     assert.equal(await stateOf(numbers.dead2!, shop.storeId), 'queued');
     assert.equal(await stateOf(numbers.deadForeign!, other.storeId), 'dead', 'the other account’s dead push is left alone');
     app.unmount();

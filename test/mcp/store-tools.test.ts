@@ -7,6 +7,8 @@ import { addKey, addLanding, addProduct, addStore, orderBody, postOrder, seedSho
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { OPEN_LIMITS, SHOP_ORIGIN, expectCreated, expectError, nextPhone } from '../api/orders/order-kit.ts';
 import { MAX_STORE_DOMAINS } from '../../src/limits.ts';
+import { writeTransaction } from '../../src/db/transaction.ts';
+import { takeOrderNumber } from '../../src/db/queries/stores.queries.ts';
 import { normalizePhone } from '../../src/domain/phone.ts';
 import { call, connect } from './mcp-kit.ts';
 import {
@@ -173,7 +175,7 @@ describe('store tools', () => {
       assert.equal(row.support_phone, '+525512345678');
       assert.equal(row.order_prefix, 'TD-');
       assert.equal(row.max_discount_pct, 30);
-      assert.equal(row.next_order_number, 1001);
+      assert.equal(await writeTransaction(server.deps.db, (tx) => takeOrderNumber(tx, value.id)), 1001, 'its first order is number 1001');
       assert.equal(row.archived_at, null);
       assert.ok((await storeIdsOf(shop.accountId)).includes(value.id));
       assert.ok(!(await storeIdsOf(other.accountId)).includes(value.id));

@@ -15,6 +15,7 @@ import * as platformConnections from './0013-platform-connections.migration.ts';
 import * as productImages from './0014-product-images.migration.ts';
 import * as storeTrust from './0015-store-trust.migration.ts';
 import * as confirmationAndRisk from './0016-confirmation-and-risk.migration.ts';
+import * as hotPath from './0017-hot-path.migration.ts';
 
 /** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014-product-images': productImages,
   '0015-store-trust': storeTrust,
   '0016-confirmation-and-risk': confirmationAndRisk,
+  '0017-hot-path': hotPath,
 };

@@ -3,11 +3,13 @@ import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
 import type { ApiKeysTable, KeyEnv, KeyType } from '../tables/index.ts';
 import { before, type After } from './keyset.ts';
+import { compiledOnce } from '../compiled-query.ts';
 
 export const insertKey = (db: Db | Tx, row: Insertable<ApiKeysTable>) => db.insertInto('api_keys').values(row).execute();
 
 /** Lookup by hash: the comparison is an index probe on a digest, so it leaks no timing about the key. */
-export const findKeyByHash = (db: Db, hash: string) => db.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
+const keyByHash = compiledOnce((db, hash: string) => db.selectFrom('api_keys').selectAll().where('hash', '=', hash));
+export const findKeyByHash = async (db: Db, hash: string) => (await keyByHash(db, hash))[0];
 
 export const findKey = (db: Db | Tx, id: string) => db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 

@@ -3,15 +3,22 @@ import { after as afterKey, type After } from './keyset.ts';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
 import type { ConfirmationState } from '../../domain/confirmation.ts';
+import { PHONE_HISTORY_LIMIT } from '../../limits.ts';
 import type { FulfillmentAction, FulfillmentJobsTable, IdempotencyRecordsTable, OrderEventsTable, OrdersTable, OrderStatus } from '../tables/index.ts';
+import { compiledOnce, compiledPerRow } from '../compiled-query.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
 
-export const insertOrder = (tx: Tx, row: Insertable<OrdersTable>) => tx.insertInto('orders').values(row).execute();
-export const insertEvent = (db: Db | Tx, row: Insertable<OrderEventsTable>) => db.insertInto('order_events').values(row).execute();
-export const insertJob = (tx: Tx, row: Insertable<FulfillmentJobsTable>) => tx.insertInto('fulfillment_jobs').values(row).execute();
+/** Inserts an order and returns it as stored (defaults filled), so the event writer need not read it back. */
+const orderInsert = compiledPerRow((tx, row: Insertable<OrdersTable>) => tx.insertInto('orders').values(row).returningAll());
+export const insertOrder = async (tx: Tx, row: Insertable<OrdersTable>) => (await orderInsert(tx, row))[0]!;
+const eventInsert = compiledPerRow((db, row: Insertable<OrderEventsTable>) => db.insertInto('order_events').values(row));
+export const insertEvent = (db: Db | Tx, row: Insertable<OrderEventsTable>) => eventInsert(db, row);
+const jobInsert = compiledPerRow((tx, row: Insertable<FulfillmentJobsTable>) => tx.insertInto('fulfillment_jobs').values(row));
+export const insertJob = (tx: Tx, row: Insertable<FulfillmentJobsTable>) => jobInsert(tx, row);
 
-export const findOrder = (db: Db | Tx, id: string) => db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+const orderById = compiledOnce((db, id: string) => db.selectFrom('orders').selectAll().where('id', '=', id));
+export const findOrder = async (db: Db | Tx, id: string) => (await orderById(db, id))[0];
 
 /** Orders with one of these numbers, with their store's prefix, inside one account (null: every account). */
 export const findOrdersByNumbers = (db: Db, numbers: readonly number[], accountId: string | null) => {
@@ -243,18 +250,22 @@ export const listEventPage = (db: Db, f: { orderId: string; after?: After | unde
 export const updateOrder = (tx: Tx, id: string, change: Updateable<OrdersTable>) => tx.updateTable('orders').set(change).where('id', '=', id).execute();
 
 /** The other orders of a buyer's phone across an account (issue 25's risk history), newest first, a bounded few. */
-export const phoneOrders = (db: Db | Tx, k: { accountId: string; phone: string; sandbox: number; excludeId: string }) =>
+const ordersOfPhone = compiledOnce((db, accountId: string, phone: string, sandbox: number, excludeId: string) =>
   db
     .selectFrom('orders as o')
     .innerJoin('stores as s', 's.id', 'o.store_id')
-    .select(['o.id', 'o.store_id', 'o.status', 'o.cancel_reason', 'o.confirmation', 'o.created_at'])
-    .where('s.account_id', '=', k.accountId)
-    .where('o.telefono_e164', '=', k.phone)
-    .where('o.sandbox', '=', k.sandbox)
-    .where('o.id', '!=', k.excludeId)
+    // What the score reads, and what a new order's duplicate check compares (store, product, pack, quantity).
+    .select(['o.id', 'o.store_id', 'o.status', 'o.cancel_reason', 'o.confirmation', 'o.created_at', 'o.product_id', 'o.pack', 'o.quantity'])
+    .where('s.account_id', '=', accountId)
+    .where('o.telefono_e164', '=', phone)
+    .where('o.sandbox', '=', sandbox)
+    .where('o.id', '!=', excludeId)
     .orderBy('o.created_at', 'desc')
-    .limit(100)
-    .execute();
+    .limit(PHONE_HISTORY_LIMIT),
+);
+export const phoneOrders = (db: Db | Tx, k: { accountId: string; phone: string; sandbox: number; excludeId: string }) => ordersOfPhone(db, k.accountId, k.phone, k.sandbox, k.excludeId);
+
+export type PhoneOrder = Awaited<ReturnType<typeof phoneOrders>>[number];
 
 /** Orders whose confirmation step (reminder, call queue) is due, oldest first (issue 25). */
 export const dueConfirmations = (db: Db, now: string, limit: number) =>

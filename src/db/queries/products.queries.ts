@@ -3,11 +3,13 @@ import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
 import type { ProductPacksTable, ProductsTable, ProductStatus } from '../tables/index.ts';
 import { before, containing, type After } from './keyset.ts';
+import { compiledOnce } from '../compiled-query.ts';
 
 export const insertProduct = (db: Db | Tx, row: Insertable<ProductsTable>) => db.insertInto('products').values(row).execute();
 export const insertPack = (db: Db | Tx, row: Insertable<ProductPacksTable>) => db.insertInto('product_packs').values(row).execute();
 
-export const findProduct = (db: Db | Tx, id: string) => db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+const productById = compiledOnce((db, id: string) => db.selectFrom('products').selectAll().where('id', '=', id));
+export const findProduct = async (db: Db | Tx, id: string) => (await productById(db, id))[0];
 
 export const findProductBySku = (db: Db | Tx, storeId: string, sku: string) =>
   db.selectFrom('products').selectAll().where('store_id', '=', storeId).where('sku', '=', sku).executeTakeFirst();
@@ -46,8 +48,8 @@ export const listPacks = (db: Db | Tx, productId: string) =>
 export const listPacksOf = (db: Db, productIds: readonly string[]) =>
   productIds.length === 0 ? Promise.resolve([]) : db.selectFrom('product_packs').selectAll().where('product_id', 'in', productIds).orderBy('position').execute();
 
-export const findPack = (db: Db | Tx, productId: string, code: string) =>
-  db.selectFrom('product_packs').selectAll().where('product_id', '=', productId).where('code', '=', code).executeTakeFirst();
+const packByCode = compiledOnce((db, productId: string, code: string) => db.selectFrom('product_packs').selectAll().where('product_id', '=', productId).where('code', '=', code));
+export const findPack = async (db: Db | Tx, productId: string, code: string) => (await packByCode(db, productId, code))[0];
 
 export const deletePacks = (tx: Tx, productId: string) => tx.deleteFrom('product_packs').where('product_id', '=', productId).execute();
 

@@ -1,12 +1,18 @@
 import { sql } from 'kysely';
 import type { Db } from '../connect.ts';
+import type { Tx } from '../transaction.ts';
+import { compiledOnce } from '../compiled-query.ts';
 
 /**
  * Counts one hit in a fixed window and returns the count so far. One statement: the upsert resets
  * the counter when the window moved on. Kept in the database so several servers share it (SPEC 16).
  */
-export async function hitBucket(db: Db, bucket: string, windowStart: number): Promise<number> {
-  const row = await db
+export async function hitBucket(db: Db | Tx, bucket: string, windowStart: number): Promise<number> {
+  return (await hit(db, bucket, windowStart))[0]!.count;
+}
+
+const hit = compiledOnce((db, bucket: string, windowStart: number) =>
+  db
     .insertInto('rate_limits')
     .values({ bucket, window_start: windowStart, count: 1 })
     .onConflict((oc) =>
@@ -15,10 +21,8 @@ export async function hitBucket(db: Db, bucket: string, windowStart: number): Pr
         window_start: sql<number>`excluded.window_start`,
       }),
     )
-    .returning('count')
-    .executeTakeFirstOrThrow();
-  return row.count;
-}
+    .returning('count'),
+);
 
 export async function peekBucket(db: Db, bucket: string, windowStart: number): Promise<number> {
   const row = await db.selectFrom('rate_limits').select(['count', 'window_start']).where('bucket', '=', bucket).executeTakeFirst();

@@ -3,10 +3,13 @@ import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
 import type { BlockKind, StoresTable } from '../tables/index.ts';
 import { before, type After } from './keyset.ts';
+import { compiledOnce } from '../compiled-query.ts';
+import { FIRST_ORDER_NUMBER } from '../../limits.ts';
 
 export const insertStore = (db: Db | Tx, row: Insertable<StoresTable>) => db.insertInto('stores').values(row).execute();
 
-export const findStore = (db: Db | Tx, id: string) => db.selectFrom('stores').selectAll().where('id', '=', id).executeTakeFirst();
+const storeById = compiledOnce((db, id: string) => db.selectFrom('stores').selectAll().where('id', '=', id));
+export const findStore = async (db: Db | Tx, id: string) => (await storeById(db, id))[0];
 
 export const listStores = (db: Db, accountId?: string) => {
   let q = db.selectFrom('stores').selectAll();
@@ -69,26 +72,31 @@ export async function storeAmounts(db: Db | Tx, storeId: string): Promise<number
 export const storeHasOrders = async (db: Db | Tx, storeId: string): Promise<boolean> =>
   (await db.selectFrom('orders').select('id').where('store_id', '=', storeId).limit(1).executeTakeFirst()) !== undefined;
 
-/** Takes the next gapless order number; only ever called inside the order's transaction. */
+/** Takes the next gapless order number; only ever called inside the order's transaction. One statement. */
 export async function takeOrderNumber(tx: Tx, storeId: string): Promise<number> {
-  const row = await tx
-    .updateTable('stores')
-    .set((eb) => ({ next_order_number: eb('next_order_number', '+', 1) }))
-    .where('id', '=', storeId)
-    .returning('next_order_number')
-    .executeTakeFirstOrThrow();
-  return row.next_order_number - 1;
+  const [row] = await nextOrderNumber(tx, storeId, FIRST_ORDER_NUMBER + 1);
+  return row!.next_order_number - 1;
 }
 
-/** Which of the phone / IP is on the store's block list. */
-export async function blockedValues(db: Db, storeId: string, phone: string, ip: string | null): Promise<Set<`${BlockKind}`>> {
-  const rows = await db
+const nextOrderNumber = compiledOnce((tx, storeId: string, second: number) =>
+  tx
+    .insertInto('store_order_numbers')
+    .values({ store_id: storeId, next_order_number: second })
+    .onConflict((oc) => oc.column('store_id').doUpdateSet((eb) => ({ next_order_number: eb('store_order_numbers.next_order_number', '+', 1) })))
+    .returning('next_order_number'),
+);
+
+const blocks = compiledOnce((db, storeId: string, phone: string, ip: string) =>
+  db
     .selectFrom('block_list')
     .select('kind')
     .where('store_id', '=', storeId)
-    .where((eb) => eb.or([eb.and([eb('kind', '=', 'phone'), eb('value', '=', phone)]), eb.and([eb('kind', '=', 'ip'), eb('value', '=', ip ?? '')])]))
-    .execute();
-  return new Set(rows.map((r) => r.kind));
+    .where((eb) => eb.or([eb.and([eb('kind', '=', 'phone'), eb('value', '=', phone)]), eb.and([eb('kind', '=', 'ip'), eb('value', '=', ip)])])),
+);
+
+/** Which of the phone / IP is on the store's block list. */
+export async function blockedValues(db: Db, storeId: string, phone: string, ip: string | null): Promise<Set<`${BlockKind}`>> {
+  return new Set((await blocks(db, storeId, phone, ip ?? '')).map((r) => r.kind));
 }
 
 export const insertBlock = (db: Db | Tx, row: { store_id: string; kind: BlockKind; value: string; reason: string | null; created_at: string }) =>

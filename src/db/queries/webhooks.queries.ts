@@ -5,6 +5,7 @@ import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../tables/index.ts';
 import { before, type After } from './keyset.ts';
+import { compiledOnce } from '../compiled-query.ts';
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookEventRow = Selectable<WebhookEventsTable>;
@@ -23,7 +24,8 @@ export const countEndpointsOfStore = async (db: Db | Tx, storeId: string) =>
   Number((await db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('store_id', '=', storeId).executeTakeFirstOrThrow()).n);
 
 /** Whether a store has any endpoint at all: without one no event is written (the order hot path stays as it was). */
-export const storeHasEndpoints = async (db: Db | Tx, storeId: string) => (await db.selectFrom('webhook_endpoints').select('id').where('store_id', '=', storeId).limit(1).executeTakeFirst()) !== undefined;
+const anEndpoint = compiledOnce((db, storeId: string) => db.selectFrom('webhook_endpoints').select('id').where('store_id', '=', storeId).limit(1));
+export const storeHasEndpoints = async (db: Db | Tx, storeId: string) => (await anEndpoint(db, storeId)).length > 0;
 
 export interface EndpointFilter {
   accountId: string | null;

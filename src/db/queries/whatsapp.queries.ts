@@ -3,8 +3,10 @@ import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
 import type { WhatsappInboundTable, WhatsappMessageStatus, WhatsappMessagesTable, WhatsappNumbersTable, WhatsappSettingsTable } from '../tables/index.ts';
 import { before, type After } from './keyset.ts';
+import { compiledOnce } from '../compiled-query.ts';
 
-export const findWhatsappSettings = (db: Db | Tx, storeId: string) => db.selectFrom('whatsapp_settings').selectAll().where('store_id', '=', storeId).executeTakeFirst();
+const settingsOfStore = compiledOnce((db, storeId: string) => db.selectFrom('whatsapp_settings').selectAll().where('store_id', '=', storeId));
+export const findWhatsappSettings = async (db: Db | Tx, storeId: string) => (await settingsOfStore(db, storeId))[0];
 
 export const saveWhatsappSettings = (db: Db | Tx, row: Insertable<WhatsappSettingsTable>) =>
   db

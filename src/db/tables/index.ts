@@ -1,5 +1,5 @@
 import type { AccountsTable, UsersTable } from './accounts.table.ts';
-import type { BlockListTable, LandingPagesTable, ProductPacksTable, ProductsTable, StoresTable } from './stores.table.ts';
+import type { BlockListTable, LandingPagesTable, ProductPacksTable, ProductsTable, StoreOrderNumbersTable, StoresTable } from './stores.table.ts';
 import type { ApiKeysTable } from './keys.table.ts';
 import type { ImagesTable, ImageVariantsTable } from './images.table.ts';
 import type { FulfillmentJobsTable, IdempotencyRecordsTable, OrderEventsTable, OrdersTable } from './orders.table.ts';
@@ -28,6 +28,7 @@ export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
   stores: StoresTable;
+  store_order_numbers: StoreOrderNumbersTable;
   products: ProductsTable;
   product_packs: ProductPacksTable;
   images: ImagesTable;

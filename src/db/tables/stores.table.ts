@@ -15,8 +15,6 @@ export interface StoresTable {
   max_discount_pct: number;
   /** JSON array of allowed checkout hosts (exact or `*.example.com`). */
   allowed_domains: string;
-  /** Next per-store order number; gapless because it moves only inside the order transaction. */
-  next_order_number: number;
   /** IANA timezone: date filters and reports are read in it (MCP-TOOLS.md §5.6). */
   timezone: string;
   /** E.164. */
@@ -110,4 +108,14 @@ export interface BlockListTable {
   value: string;
   reason: string | null;
   created_at: string;
+}
+
+/**
+ * A store's next order number (issue 26: kept apart from the store's configuration, which is read on
+ * every order and cached, while this moves with each one). Gapless because it moves only inside the
+ * order transaction; a store without a row takes FIRST_ORDER_NUMBER first.
+ */
+export interface StoreOrderNumbersTable {
+  store_id: string;
+  next_order_number: number;
 }

@@ -9,8 +9,9 @@ import type { Clock } from '../../clock.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { listCatalogVersions, replaceCatalog, type CatalogRow } from '../../db/queries/cities.queries.ts';
 import { OFFICIAL_COUNTRIES } from '../../domain/countries.ts';
+import { packageFile } from '../../package-files.ts';
 
-export const CITIES_DIR = new URL('../../../data/cities/', import.meta.url);
+export const CITIES_DIR = packageFile('data/cities/');
 
 interface DatasetFile {
   country: string;

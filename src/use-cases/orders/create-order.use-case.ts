@@ -5,7 +5,7 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../../app.ts';
 import { AppError, fieldError, forbidden } from '../../errors.ts';
 import { newId, UUID_PATTERN } from '../../ids.ts';
-import { DUPLICATE_WINDOW_MS, KEY_TOUCH_INTERVAL_MS } from '../../limits.ts';
+import { DUPLICATE_WINDOW_MS, KEY_TOUCH_INTERVAL_MS, PHONE_HISTORY_LIMIT } from '../../limits.ts';
 import { idempotencyKeyHeader } from '../idempotency.use-case.ts';
 import type { StoresTable } from '../../db/tables/index.ts';
 import { writeTransaction } from '../../db/transaction.ts';
@@ -20,6 +20,8 @@ import {
   insertIdempotency,
   insertJob,
   insertOrder,
+  phoneOrders,
+  type PhoneOrder,
 } from '../../db/queries/orders.queries.ts';
 import { CANONICALIZED_COUNTRIES, POSTAL_CODE_REQUIRED } from '../../domain/countries.ts';
 import { normalizePhone, phoneDigits } from '../../domain/phone.ts';
@@ -212,6 +214,19 @@ const canonicalCity = (deps: Deps, store: { id: string; country: string }, input
 
 
 
+/**
+ * Step 10, duplicate suppression: the first order of this store, product, pack and quantity from the
+ * same phone inside the window (`history` is newest first).
+ */
+function firstDuplicate(history: readonly PhoneOrder[], k: { storeId: string; productId: string; pack: string; quantity: number; since: string }): PhoneOrder | undefined {
+  let first: PhoneOrder | undefined;
+  for (const o of history) {
+    if (o.created_at < k.since) break;
+    if (o.store_id === k.storeId && o.product_id === k.productId && o.pack === k.pack && o.quantity === k.quantity) first = o;
+  }
+  return first;
+}
+
 /** Every order request goes through here: counted as created (by how it came) or refused (by why). */
 export async function createOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Promise<OrderOutcome> {
   try {
@@ -275,15 +290,16 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
         ? insertIdempotency(tx, { scope: r.store.id, key: idemKey, request_hash: requestHash, status: 200, body: JSON.stringify(body), created_at: nowIso })
         : Promise.resolve();
 
-    const duplicate = await findRecentDuplicate(tx, {
-      storeId: r.store.id,
-      productId: r.productId,
-      phone: e164,
-      pack: price.pack.code,
-      quantity: input.quantity,
-      sandbox: r.sandbox ? 1 : 0,
-      since: new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString(),
-    });
+    // The phone's orders across the account, read once: the duplicate check's and the return risk's.
+    const id = newId();
+    const sandbox = r.sandbox ? 1 : 0;
+    const history = await phoneOrders(tx, { accountId: r.store.account_id, phone: e164, sandbox, excludeId: id });
+    const since = new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString();
+    const duplicate = firstDuplicate(history, { storeId: r.store.id, productId: r.productId, pack: price.pack.code, quantity: input.quantity, since })
+      // A phone with more orders than the history holds, all inside the window: ask for the first one.
+      ?? (history.length === PHONE_HISTORY_LIMIT && history.at(-1)!.created_at >= since
+        ? await findRecentDuplicate(tx, { storeId: r.store.id, productId: r.productId, phone: e164, pack: price.pack.code, quantity: input.quantity, sandbox, since })
+        : undefined);
     if (duplicate) {
       const first = (await findOrder(tx, duplicate.id))!;
       const body = createdBody(first);
@@ -293,14 +309,14 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
 
     const orderNumber = await takeOrderNumber(tx, r.store.id);
     const order = {
-      id: newId(),
+      id,
       store_id: r.store.id,
       product_id: r.productId,
       landing_page_id: r.landingId,
       api_key_id: r.key?.id ?? r.principalKeyId ?? null,
       order_number: orderNumber,
       status: 'pending' as const,
-      sandbox: r.sandbox ? 1 : 0,
+      sandbox,
       needs_review: needsReview ? 1 : 0,
       nombre: input.nombre,
       telefono: input.telefono,
@@ -331,8 +347,8 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
       updated_at: nowIso,
     };
     // The return risk, before the push job: a store's risk hold applies to the first push (issue 25).
-    const risk = await orderRisk(tx, { ...order, confirmation: null, confirmed_by: null }, r.store);
-    await insertOrder(tx, { ...order, risk_score: risk.score, risk_reasons: JSON.stringify(risk.reasons) });
+    const risk = await orderRisk(tx, { ...order, confirmation: null, confirmed_by: null }, r.store, history);
+    const stored = await insertOrder(tx, { ...order, risk_score: risk.score, risk_reasons: JSON.stringify(risk.reasons) });
     // This order is a repeat for the phone's other open orders of the day: their score moves too.
     for (const id of risk.neighbours) await refreshRisk(tx, id);
     if (!r.sandbox) {
@@ -367,7 +383,7 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
         city: city ? { method: city.method, score: city.score, confident: city.confident, reason: city.reason, candidates: city.candidates ?? [] } : null,
       },
       created_at: nowIso,
-    });
+    }, stored);
     if (req.note) await deps.orderEvents.record(tx, { order_id: order.id, store_id: r.store.id, type: 'order.note', actor: r.actor, data: { text: req.note }, created_at: nowIso });
     if (r.key && (r.key.last_used_at === null || now.getTime() - Date.parse(r.key.last_used_at) > KEY_TOUCH_INTERVAL_MS)) await touchKey(tx, r.key.id, nowIso);
     const body = createdBody(order);

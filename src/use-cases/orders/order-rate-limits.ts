@@ -3,6 +3,7 @@
 import type { Deps } from '../../app.ts';
 import { AppError } from '../../errors.ts';
 import { hitBucket, peekBucket } from '../../db/queries/rate-limits.queries.ts';
+import { writeTransaction } from '../../db/transaction.ts';
 import { RATE_WINDOW_IP_MS, RATE_WINDOW_KEY_MS, RATE_WINDOW_PHONE_MS } from '../../limits.ts';
 
 export interface RateState {
@@ -51,8 +52,14 @@ export async function hitOrderLimits(
   if (who.phone) buckets.push({ name: `order:phone:${who.storeId}:${who.phone}`, limit: deps.config.ratePhonePerHour, windowMs: RATE_WINDOW_PHONE_MS });
   let tightest: RateState | undefined;
   let exceeded: RateState | undefined;
-  for (const bucket of buckets) {
-    const count = await hitBucket(deps.db, bucket.name, windowStart(now, bucket.windowMs));
+  // One write for the request's buckets, committed with the other requests of the moment (group commit).
+  const counts = await writeTransaction(deps.db, async (tx) => {
+    const out: number[] = [];
+    for (const bucket of buckets) out.push(await hitBucket(tx, bucket.name, windowStart(now, bucket.windowMs)));
+    return out;
+  });
+  for (const [i, bucket] of buckets.entries()) {
+    const count = counts[i]!;
     const s = state(bucket, count, now);
     if (count > bucket.limit && (!exceeded || s.resetS > exceeded.resetS)) exceeded = s;
     if (!tightest || s.remaining < tightest.remaining) tightest = s;

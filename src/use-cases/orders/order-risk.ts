@@ -5,7 +5,7 @@
 // the order's events arrive — its own (a confirmation, a corrected address, silence) and the
 // outcome of the phone's other orders (a refusal raises the risk of the buyer's open orders).
 import type { Tx } from '../../db/transaction.ts';
-import { findOrder, phoneOrders, updateOrder, type OrderRow } from '../../db/queries/orders.queries.ts';
+import { findOrder, phoneOrders, updateOrder, type OrderRow, type PhoneOrder } from '../../db/queries/orders.queries.ts';
 import { findStore } from '../../db/queries/stores.queries.ts';
 import { returnRisk, type Risk, type RiskFacts } from '../../domain/return-risk.ts';
 import type { OrderEvent } from '../../order-events/order-events.ts';
@@ -17,18 +17,32 @@ const DAY_MS = 86_400_000;
 const OPEN = new Set(['pending', 'confirmed', 'processing']);
 
 const hourFormats = new Map<string, Intl.DateTimeFormat>();
+const QUARTER_MS = 15 * 60_000;
+/** Per zone, the local hour of the last quarter hour asked (formatting a date is the slow part of a score). */
+const lastHour = new Map<string, { quarter: number; hour: number }>();
 function localHour(at: string, timezone: string): number {
+  // Every zone's offset from UTC is a whole number of quarter hours: within one UTC quarter hour the local hour is the same.
+  const t = Date.parse(at);
+  const quarter = Math.floor(t / QUARTER_MS);
+  const last = lastHour.get(timezone);
+  if (last?.quarter === quarter) return last.hour;
   let f = hourFormats.get(timezone);
   if (!f) hourFormats.set(timezone, (f = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hour: 'numeric', hourCycle: 'h23' })));
-  return Number(f.format(new Date(at))) % 24;
+  const hour = Number(f.format(new Date(t))) % 24;
+  lastHour.set(timezone, { quarter, hour });
+  return hour;
 }
 
 const cityFact = (o: Pick<OrderRow, 'needs_review' | 'city_match'>): RiskFacts['city'] =>
   o.needs_review === 1 ? 'review' : o.city_match === 'not_applicable' ? 'not_applicable' : o.city_match === 'fuzzy' ? 'fuzzy' : 'confident';
 
-/** The score of an order as the account sees it now, and the phone's other open orders of the same day (whose score this one changes). */
-export async function orderRisk(tx: Tx, o: Subject, store: Pick<StoreRow, 'account_id' | 'timezone'>): Promise<Risk & { neighbours: string[] }> {
-  const others = await phoneOrders(tx, { accountId: store.account_id, phone: o.telefono_e164, sandbox: o.sandbox, excludeId: o.id });
+/**
+ * The score of an order as the account sees it now, and the phone's other open orders of the same
+ * day (whose score this one changes). `read` is the phone's other orders when the caller has
+ * just read them (phoneOrders, as order creation does for its duplicate check).
+ */
+export async function orderRisk(tx: Tx, o: Subject, store: Pick<StoreRow, 'account_id' | 'timezone'>, read?: readonly PhoneOrder[]): Promise<Risk & { neighbours: string[] }> {
+  const others = read ?? (await phoneOrders(tx, { accountId: store.account_id, phone: o.telefono_e164, sandbox: o.sandbox, excludeId: o.id }));
   const t = Date.parse(o.created_at);
   const history = { delivered: 0, returned: 0, cancelled: 0, unanswered: 0 };
   let recent = 0;

@@ -4,7 +4,7 @@ import type * as v from 'valibot';
 import type { Deps } from '../../app.ts';
 import { findConnection } from '../../db/queries/fulfillment.queries.ts';
 import { newId } from '../../ids.ts';
-import { DEFAULT_MAX_DISCOUNT_PCT, FIRST_ORDER_NUMBER, MAX_STORE_DOMAINS } from '../../limits.ts';
+import { DEFAULT_MAX_DISCOUNT_PCT, MAX_STORE_DOMAINS } from '../../limits.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { findAccount } from '../../db/queries/accounts.queries.ts';
 import { findStore, insertStore, listStorePage, setStoreDomains, storeAmounts, storeCounts, storeHasOrders, updateStore as writeStore } from '../../db/queries/stores.queries.ts';
@@ -92,7 +92,6 @@ export async function createStore(deps: Pick<Deps, 'db' | 'clock' | 'config'>, c
     currency: input.currency ?? profile.currency,
     max_discount_pct: input.max_discount_pct ?? DEFAULT_MAX_DISCOUNT_PCT,
     allowed_domains: JSON.stringify([...new Set(input.domains ?? [])]),
-    next_order_number: FIRST_ORDER_NUMBER,
     timezone: input.timezone ?? profile.timezone,
     support_phone: phoneOf(input.support_phone, input.country) ?? null,
     order_prefix: input.order_prefix || null,

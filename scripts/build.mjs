@@ -1,0 +1,37 @@
+// Builds dist/ from src/ once (issue 26): `npm install` runs it (the `prepare` script), bin/codrail
+// runs the build when it is current. One ES module bundle per entry with shared chunks, so a
+// command loads only the chunks its imports reach; node_modules are bundled too (no module
+// resolution at start-up) except the native addons, which load as installed.
+import { build } from 'esbuild';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { fingerprint } from '../bin/fingerprint.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const started = performance.now();
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { codrail: 'src/cli/main.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // ES module builds first: some packages' `main` is a UMD wrapper whose require() calls a bundler cannot follow (jsonc-parser).
+  mainFields: ['module', 'main'],
+  chunkNames: 'chunk-[hash]',
+  // react-devtools-core: ink imports it only under DEV=true, and it is not installed.
+  external: ['better-sqlite3', 'sharp', 'react-devtools-core'],
+  // Bundled CommonJS packages call require(): give the ES module bundle one.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  jsx: 'automatic',
+  sourcemap: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+  legalComments: 'linked',
+});
+// The sources this build was made from: bin/codrail compares it with the tree before trusting dist/.
+writeFileSync(new URL('../dist/fingerprint.json', import.meta.url), `${JSON.stringify(fingerprint(root))}\n`);
+const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+console.error(`dist/: ${Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).length} files, ${(bytes / 1e6).toFixed(1)} MB, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
