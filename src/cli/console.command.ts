@@ -53,12 +53,13 @@ export function register(program: Command): void {
         import('../console/components/console-app.tsx'),
       ]);
       await withApp(cmd, async (app) => {
-        const [{ localSession, userSession }, { CONSOLE_TEXT, consoleLang }, { render }, { createElement }, { ConsoleApp }] = await ui;
+        // React is CommonJS: its exports are the module's default (a bundle has no other view of them).
+        const [{ localSession, userSession }, { CONSOLE_TEXT, consoleLang }, { render }, { default: React }, { ConsoleApp }] = await ui;
         const session = opts.local ? localSession(app) : await userSession(app, opts.email!, await askHidden(`password for ${opts.email}: `));
         const terminal = terminalPreferences();
         const text = CONSOLE_TEXT[consoleLang(opts.lang, terminal.locale)];
         const color = !terminal.noColor;
-        const instance = render(createElement(ConsoleApp, { session, text, color }), { maxFps: 60 });
+        const instance = render(React.createElement(ConsoleApp, { session, text, color }), { maxFps: 60 });
         await instance.waitUntilExit();
       });
     });
