@@ -17,8 +17,9 @@
 // The other rates follow SOAK_ORDERS_PER_S in those proportions (½, ¼, 1/10), so one knob scales
 // the whole mix. Every answer is checked (200 and the right body); errors are counted by kind.
 //
-// Every 10 s it prints serve's RSS (VmRSS of /proc/PID/status), the orders created, the webhook
-// deliveries received and the messages the WhatsApp simulator accepted (its GET /_sim/messages).
+// Every 10 s it prints serve's RSS (VmRSS of /proc/PID/status) and CPU over the last 10 s, the orders
+// created, the webhook deliveries received and the messages the WhatsApp simulator accepted (its
+// GET /_sim/messages), the requests in flight and the errors so far.
 // After the traffic it waits (≤ 60 s) for the deliveries and messages to catch up with the orders,
 // then prints a summary: first/last/max RSS, the slope of a least-squares line over the samples after
 // the first minute, counts, latencies and errors. Verdict rule: "flat" when that slope is under
@@ -172,7 +173,7 @@ function whatsappMessages(simUrl: string): Promise<number> {
   const mark = '{"id":"wamid.';
   return new Promise((resolve, reject) => {
     const req = request(`${simUrl}/_sim/messages`, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`GET /_sim/messages: ${res.statusCode}`));
+      if (res.statusCode !== 200) return res.resume(), reject(new Error(`GET /_sim/messages: ${res.statusCode}`));
       let count = 0;
       let carry = '';
       res.setEncoding('utf8');
