@@ -15,7 +15,8 @@
 //    50 GET of the demo landing page (Accept-Encoding: gzip)
 //    20 POST /api/mcp tools/call, list_orders and get_order in turn (raw JSON-RPC, stateless)
 // The other rates follow SOAK_ORDERS_PER_S in those proportions (½, ¼, 1/10), so one knob scales
-// the whole mix. Every answer is checked (200 and the right body); errors are counted by kind.
+// the whole mix. Every answer is checked (200 and the right body); errors are counted by kind. A
+// request due while 5 s of traffic still waits for answers is not sent, and is an error too.
 //
 // Every 10 s it prints serve's RSS (VmRSS of /proc/PID/status) and CPU over the last 10 s, the orders
 // created, the webhook deliveries received and the messages the WhatsApp simulator accepted (its
@@ -397,8 +398,15 @@ class Latencies {
 }
 const ok = Object.fromEntries(KINDS.map((k) => [k, new Latencies()])) as Record<Kind, Latencies>;
 let inFlight = 0;
+/**
+ * Five seconds of traffic waiting for answers: past that serve is not keeping up, and an open loop
+ * would pile requests up without end (in this process's memory, not serve's). A request due then is
+ * not sent, and counted as an error.
+ */
+const MAX_IN_FLIGHT = Math.ceil(5 * KINDS.reduce((n, k) => n + RATES[k], 0));
 
 async function fire(shop: Shop, kind: Kind, n: number): Promise<void> {
+  if (inFlight >= MAX_IN_FLIGHT) return countError(`${kind}: not sent, ${MAX_IN_FLIGHT} requests already waiting (serve is not keeping up)`, '');
   const call = callOf(shop, kind, n);
   const started = performance.now();
   inFlight++;
