@@ -39,7 +39,7 @@ import { storeCityDecision } from '../geo/store-cities.ts';
 import { parseWith } from '../validate.ts';
 import { CreateOrderInputSchema, type CreateOrderInput } from './create-order.schema.ts';
 import { authenticateKey, credentialPresent, keyScopes, type ApiKey, type PresentedCredential } from '../keys/authenticate-key.ts';
-import { hitOrderLimits, type RateState } from './order-rate-limits.ts';
+import { countOrderLimits, hitOrderLimits, rateLimited, type Counted, type LimitSubject, type RateState } from './order-rate-limits.ts';
 import { createdBody, type CreateOrderSuccess } from './order-view.ts';
 
 /** A caller already authenticated for its whole account (an MCP secret key or OAuth token). */
@@ -239,19 +239,18 @@ export async function createOrder(deps: Deps, req: OrderRequest, trace: OrderTra
   }
 }
 
-async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Promise<OrderOutcome> {
-  const r = await resolveCaller(deps, req, trace);
+/** The anti-bot checks refused the order (step 9): recorded once the request has been counted. */
+class BotRejection extends Error {
+  constructor(readonly reason: string, readonly e164: string) {
+    super('Order rejected');
+  }
+}
 
-  const rawPhone = typeof req.body.telefono === 'string' ? req.body.telefono : undefined;
-  const phoneBucket = rawPhone ? (normalizePhone(rawPhone, r.store.country)?.e164 ?? phoneDigits(rawPhone)) : undefined;
-  await hitOrderLimits(deps, { ip: req.ip, keyId: r.key?.id, subjectId: r.subjectId, storeId: r.store.id, phone: phoneBucket || undefined }, (s) => {
-    trace.rate = s;
-  });
-
+/** Steps 6–9 and 11 on the request as sent: what the order's transaction writes from. */
+async function checkOrder(deps: Deps, r: Resolved, req: OrderRequest) {
   const input = parseWith(CreateOrderInputSchema, req.body);
   const e164 = countryRules(r.store, input);
   const price = await priceCheck(deps, r, input);
-
   const blocked = await blockedValues(deps.db, r.store.id, e164, req.ip);
   const reason = botReason({
     website: req.body.website,
@@ -260,21 +259,48 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
     phoneBlocked: blocked.has('phone'),
     ipBlocked: blocked.has('ip'),
   });
-  const now = deps.clock.now();
-  const nowIso = now.toISOString();
-  if (reason) {
-    deps.log.warn({ storeId: r.store.id, reason, ip: req.ip }, 'order rejected by anti-bot checks');
-    await deps.orderEvents.recordAlone(deps.db, { order_id: null, store_id: r.store.id, type: 'order.rejected', actor: r.actor, data: { reason, ip: req.ip, telefono: e164 }, created_at: nowIso });
+  if (reason) throw new BotRejection(reason, e164);
+  const city = await canonicalCity(deps, r.store, input);
+  return { input, e164, price, city };
+}
+
+async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Promise<OrderOutcome> {
+  const r = await resolveCaller(deps, req, trace);
+
+  const rawPhone = typeof req.body.telefono === 'string' ? req.body.telefono : undefined;
+  const phoneBucket = rawPhone ? (normalizePhone(rawPhone, r.store.country)?.e164 ?? phoneDigits(rawPhone)) : undefined;
+  const who: LimitSubject = { ip: req.ip, keyId: r.key?.id, subjectId: r.subjectId, storeId: r.store.id, phone: phoneBucket || undefined };
+  const report = (s: RateState) => {
+    trace.rate = s;
+  };
+
+  // Step 5 counts every request that got this far, refused or not, and a client over a limit hears
+  // 429 before anything else. A valid order is counted in its own transaction (one commit per
+  // order); a refused one in a write of its own, before its refusal is answered (or recorded).
+  let checked: Awaited<ReturnType<typeof checkOrder>>;
+  try {
+    checked = await checkOrder(deps, r, req);
+  } catch (error) {
+    await hitOrderLimits(deps, who, report);
+    if (!(error instanceof BotRejection)) throw error;
+    deps.log.warn({ storeId: r.store.id, reason: error.reason, ip: req.ip }, 'order rejected by anti-bot checks');
+    await deps.orderEvents.recordAlone(deps.db, { order_id: null, store_id: r.store.id, type: 'order.rejected', actor: r.actor, data: { reason: error.reason, ip: req.ip, telefono: error.e164 }, created_at: deps.clock.now().toISOString() });
     throw new AppError('order_rejected', 'Order rejected');
   }
+  const { input, e164, price, city } = checked;
+  const now = deps.clock.now();
+  const nowIso = now.toISOString();
 
   const idemKey = idempotencyKeyHeader(req.idempotencyKey);
   // The note is part of what a retry must repeat (an order without one hashes as before).
   const requestHash = idemKey ? createHash('sha256').update(stableJson(req.note ? { body: req.body, note: req.note } : req.body)).digest('hex') : '';
-  const city = await canonicalCity(deps, r.store, input);
   const needsReview = city !== undefined && !city.confident;
 
-  const outcome = await writeTransaction(deps.db, async (tx): Promise<OrderOutcome> => {
+  const outcome = await writeTransaction(deps.db, async (tx): Promise<OrderOutcome | { limited: Counted }> => {
+    const counted = await countOrderLimits(tx, deps, who);
+    report(counted.shown);
+    // Over a limit: the counts commit, nothing else is written.
+    if (counted.exceeded) return { limited: counted };
     if (idemKey) {
       const previous = await findIdempotency(tx, r.store.id, idemKey);
       if (previous) {
@@ -390,6 +416,7 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
     await remember(body);
     return { body, replayed: false };
   });
+  if ('limited' in outcome) throw rateLimited(outcome.limited.exceeded!);
   if (!outcome.replayed) {
     deps.nudge.fulfillment();
     deps.nudge.whatsapp();

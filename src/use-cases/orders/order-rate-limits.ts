@@ -3,7 +3,7 @@
 import type { Deps } from '../../app.ts';
 import { AppError } from '../../errors.ts';
 import { hitBucket, peekBucket } from '../../db/queries/rate-limits.queries.ts';
-import { writeTransaction } from '../../db/transaction.ts';
+import { writeTransaction, type Tx } from '../../db/transaction.ts';
 import { RATE_WINDOW_IP_MS, RATE_WINDOW_KEY_MS, RATE_WINDOW_PHONE_MS } from '../../limits.ts';
 
 export interface RateState {
@@ -36,12 +36,26 @@ const ipBucket = (deps: Pick<Deps, 'config'>, ip: string | null): Bucket => ({
   windowMs: RATE_WINDOW_IP_MS,
 });
 
-/** Counts this request in every bucket it belongs to; throws 429 when one is over its limit. */
-export async function hitOrderLimits(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
-  who: { ip: string | null; keyId?: string | undefined; subjectId?: string | undefined; storeId: string; phone?: string | undefined },
-  report: (s: RateState) => void,
-): Promise<void> {
+/** Who a request counts against: its IP (or, for an account caller, its subject), its key, its buyer's phone. */
+export interface LimitSubject {
+  ip: string | null;
+  keyId?: string | undefined;
+  subjectId?: string | undefined;
+  storeId: string;
+  phone?: string | undefined;
+}
+
+/** What counting one request found: the state to show (the tightest bucket), and the bucket it overran, if any. */
+export interface Counted {
+  shown: RateState;
+  exceeded?: RateState;
+}
+
+/**
+ * Counts this request in every bucket it belongs to, inside the caller's write (order creation
+ * counts in the order's own transaction: one commit per order).
+ */
+export async function countOrderLimits(tx: Tx, deps: Pick<Deps, 'clock' | 'config'>, who: LimitSubject): Promise<Counted> {
   const now = deps.clock.now().getTime();
   // An account caller (MCP) comes from its assistant vendor's shared egress IPs: it is counted per
   // subject (key or token family) at the key rate instead of per IP.
@@ -52,21 +66,23 @@ export async function hitOrderLimits(
   if (who.phone) buckets.push({ name: `order:phone:${who.storeId}:${who.phone}`, limit: deps.config.ratePhonePerHour, windowMs: RATE_WINDOW_PHONE_MS });
   let tightest: RateState | undefined;
   let exceeded: RateState | undefined;
-  // One write for the request's buckets, committed with the other requests of the moment (group commit).
-  const counts = await writeTransaction(deps.db, async (tx) => {
-    const out: number[] = [];
-    for (const bucket of buckets) out.push(await hitBucket(tx, bucket.name, windowStart(now, bucket.windowMs)));
-    return out;
-  });
-  for (const [i, bucket] of buckets.entries()) {
-    const count = counts[i]!;
+  for (const bucket of buckets) {
+    const count = await hitBucket(tx, bucket.name, windowStart(now, bucket.windowMs));
     const s = state(bucket, count, now);
     if (count > bucket.limit && (!exceeded || s.resetS > exceeded.resetS)) exceeded = s;
     if (!tightest || s.remaining < tightest.remaining) tightest = s;
   }
-  const shown = exceeded ?? tightest!;
-  report(shown);
-  if (exceeded) throw new AppError('rate_limited', 'Too many requests, retry later', undefined, { 'Retry-After': String(exceeded.resetS) });
+  return exceeded ? { shown: exceeded, exceeded } : { shown: tightest! };
+}
+
+/** The 429 of a request over one of its limits. */
+export const rateLimited = (exceeded: RateState) => new AppError('rate_limited', 'Too many requests, retry later', undefined, { 'Retry-After': String(exceeded.resetS) });
+
+/** Counts this request in a write of its own; throws 429 when one bucket is over its limit. */
+export async function hitOrderLimits(deps: Pick<Deps, 'db' | 'clock' | 'config'>, who: LimitSubject, report: (s: RateState) => void): Promise<void> {
+  const counted = await writeTransaction(deps.db, (tx) => countOrderLimits(tx, deps, who));
+  report(counted.shown);
+  if (counted.exceeded) throw rateLimited(counted.exceeded);
 }
 
 /** The IP bucket as it stands, for answers given before step 5 (nothing is counted). */
