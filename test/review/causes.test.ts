@@ -9,6 +9,7 @@ import { startSimulator } from '../../src/platforms/generic/simulator.ts';
 import { startPushWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
 import { OPEN_LIMITS, liveHeaders, nextPhone } from '../api/orders/order-kit.ts';
 import { runCli } from '../helpers/cli.ts';
+import { until } from '../helpers/wait.ts';
 
 test('/readyz answers 503 when the database is gone and logs why, with the request id', async () => {
   const server = await startServer();
@@ -45,8 +46,12 @@ test('a push attempt failing on our side is logged with its job and stack, never
     assert.equal(line.level, 50);
     assert.ok(typeof line.jobId === 'string' && typeof line.orderId === 'string');
     assert.match(String((line.err as { stack?: string }).stack), /read-only \(test\)/);
-    const job = await server.deps.db.selectFrom('fulfillment_jobs').select(['state', 'last_error']).executeTakeFirstOrThrow();
-    assert.match(job.last_error ?? '', /^internal error: /);
+    // The attempt logs, then settles the job in a write of its own (committed with its group): wait for that write.
+    const job = await until('the job to record the failure', async () => {
+      const row = await server.deps.db.selectFrom('fulfillment_jobs').select(['state', 'last_error']).executeTakeFirstOrThrow();
+      return row.last_error !== null ? row : undefined;
+    }, 10_000);
+    assert.match(job!.last_error ?? '', /^internal error: /);
   } finally {
     await worker.stop();
     await server.close();
