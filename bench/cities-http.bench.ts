@@ -8,10 +8,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { listening, machine } from './bench-kit.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -24,24 +25,6 @@ process.on('exit', () => {
   for (const c of children) c.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });
-
-function listening(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = pattern.exec(out);
-      if (m) {
-        child.stdout?.off('data', onData);
-        child.stderr?.off('data', onData);
-        resolve(m);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${out}`)));
-  });
-}
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 
@@ -106,9 +89,8 @@ for (let round = 1; round <= ROUNDS; round++) {
 }
 const ratios = rates.codrail.map((c, i) => c / rates.bare[i]!).sort((a, b) => a - b);
 const median = ratios[Math.floor(ratios.length / 2)]!;
-const cpu = cpus();
 const lines = [
-  `machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.versions.node}, ${process.platform} ${process.arch}`,
+  `machine: ${machine()}`,
   `GET ${PATH} (gzip, ${sample.body.length.toLocaleString('en')} bytes), ${ROUNDS} alternating rounds of ${SECONDS} s, ${CONNECTIONS} keep-alive connections:`,
   `  codrail requests/s: best ${Math.max(...rates.codrail).toFixed(0)}, bare: best ${Math.max(...rates.bare).toFixed(0)}`,
   `  codrail ÷ bare per round: ${ratios.map((r) => `${(r * 100).toFixed(0)}%`).join(' ')} (median ${(median * 100).toFixed(0)}%)`,

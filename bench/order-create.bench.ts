@@ -16,10 +16,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { listening, machine } from './bench-kit.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -40,24 +41,6 @@ interface Target {
   pid: number;
   /** The request each order is: path, headers and a body with a distinct phone. */
   order: (n: number) => { path: string; headers: Record<string, string>; body: string };
-}
-
-function listening(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = pattern.exec(out);
-      if (m) {
-        child.stdout?.off('data', onData);
-        child.stderr?.off('data', onData);
-        resolve(m);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${out}`)));
-  });
 }
 
 const phone = (n: number) => `3${String(100_000_000 + n).slice(-9)}`;
@@ -211,11 +194,9 @@ while ((answered.get('codrail') ?? 0) < RSS_ORDERS) await throughput(codrail, 5)
 const total = answered.get('codrail') ?? 0;
 const rss = rssMb(codrail.pid);
 
-const cpu = cpus();
-const machine = `${cpu.length} × ${cpu[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.versions.node}, ${process.platform} ${process.arch}`;
 const ratio = (a: number, b: number) => `${((a / b) * 100).toFixed(0)}%`;
 const lines = [
-  `machine: ${machine}`,
+  `machine: ${machine()}`,
   `orders/s (best of ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} keep-alive connections):`,
   `  codrail            ${best.get('codrail')!.toFixed(0).padStart(7)}`,
   `  bare insert        ${best.get('bare insert')!.toFixed(0).padStart(7)}   codrail = ${ratio(best.get('codrail')!, best.get('bare insert')!)}`,
