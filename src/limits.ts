@@ -68,6 +68,8 @@ export const MAX_KEY_LENGTH = 100;
 
 /** SQLite busy timeout (SPEC 2). */
 export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+/** SQLite's page cache per connection, in KiB (PRAGMA cache_size = -N). */
+export const SQLITE_CACHE_KIB = 16_384;
 /** Configuration rows kept in memory per connection (src/db/read-cache.ts); past this it starts again, so keys tried at random cannot grow it. */
 export const READ_CACHE_MAX_ENTRIES = 5_000;
 /**

@@ -2,7 +2,7 @@ import { closeSync, fchmodSync, openSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Database } from './tables/index.ts';
-import { SQLITE_BUSY_TIMEOUT_MS } from '../limits.ts';
+import { SQLITE_BUSY_TIMEOUT_MS, SQLITE_CACHE_KIB } from '../limits.ts';
 import { ReadCache } from './read-cache.ts';
 
 export type Db = Kysely<Database>;
@@ -76,6 +76,9 @@ export function openDatabase(file: string): OpenedDatabase {
   raw.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   // WAL + NORMAL survives a process crash (kill -9) without losing committed transactions.
   raw.pragma('synchronous = NORMAL');
+  // The pages an order touches (the newest leaves of each table and index, the phone index) stay
+  // in memory: +6% orders/s in the bench against SQLite's default 2 MB (issue 26). Filled only as read.
+  raw.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new StatementCache(raw) }) });
   return {
     db,
