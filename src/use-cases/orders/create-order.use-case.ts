@@ -321,11 +321,12 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
     const sandbox = r.sandbox ? 1 : 0;
     const history = await phoneOrders(tx, { accountId: r.store.account_id, phone: e164, sandbox, excludeId: id });
     const since = new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString();
-    const duplicate = firstDuplicate(history, { storeId: r.store.id, productId: r.productId, pack: price.pack.code, quantity: input.quantity, since })
-      // A phone with more orders than the history holds, all inside the window: ask for the first one.
-      ?? (history.length === PHONE_HISTORY_LIMIT && history.at(-1)!.created_at >= since
-        ? await findRecentDuplicate(tx, { storeId: r.store.id, productId: r.productId, phone: e164, pack: price.pack.code, quantity: input.quantity, sandbox, since })
-        : undefined);
+    // A phone with more orders inside the window than the history holds: the first duplicate may be
+    // older than all of them, so the database is asked for it.
+    const truncated = history.length === PHONE_HISTORY_LIMIT && history.at(-1)!.created_at >= since;
+    const duplicate = truncated
+      ? await findRecentDuplicate(tx, { storeId: r.store.id, productId: r.productId, phone: e164, pack: price.pack.code, quantity: input.quantity, sandbox, since })
+      : firstDuplicate(history, { storeId: r.store.id, productId: r.productId, pack: price.pack.code, quantity: input.quantity, since });
     if (duplicate) {
       const first = (await findOrder(tx, duplicate.id))!;
       const body = createdBody(first);

@@ -2,7 +2,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestServer } from '../../helpers/server.ts';
-import { openShop, orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
+import { addProduct, openShop, orderBody, postOrder, seedShop, type Shop } from '../../helpers/fixtures.ts';
+import { PHONE_HISTORY_LIMIT } from '../../../src/limits.ts';
 import { manualClock } from '../../../src/clock.ts';
 import { OPEN_LIMITS, SHOP_ORIGIN, counts, eventsOf, expectCreated, expectError, jobsOf, liveHeaders, nextPhone, ordersOf, storesNothing } from './order-kit.ts';
 
@@ -14,6 +15,12 @@ before(async () => ({ server, shop } = await openShop(OPEN_LIMITS, { clock })));
 after(() => server.close());
 
 const post = (body: unknown, headers: Record<string, string> = {}) => postOrder(server.url, body, liveHeaders(shop, headers));
+/** The seeded product's packs: code, units, price. */
+const PACKS = [
+  ['1x', 1, 100000],
+  ['2x', 2, 180000],
+  ['3x', 3, 240000],
+] as const;
 
 describe('duplicate suppression', () => {
   test('the same store, product, phone, pack and quantity within 10 minutes returns the first order and stores nothing new', async () => {
@@ -76,6 +83,24 @@ describe('duplicate suppression', () => {
     assert.equal(live.data.sandbox, false);
     assert.notEqual(live.data.id, sandbox.data.id);
     assert.deepEqual((await jobsOf(server.deps, live.data.id)).map((j) => j.state), ['queued']);
+  });
+
+  test('a phone with more orders inside the window than the history holds still gets its first order back', async () => {
+    // The duplicate check reads the phone's latest PHONE_HISTORY_LIMIT orders (the return risk's read); past that it asks the database.
+    const phone = nextPhone();
+    const first = await expectCreated(await post(orderBody(shop, { telefono: phone })));
+    const products = [shop.productId];
+    for (let i = 0; i < 3; i++) products.push((await addProduct(server.deps, { store_id: shop.storeId, name: `Faja ${i}`, packs: PACKS.map(([, quantity, price]) => ({ quantity, price })) })).id);
+    const baskets = products.flatMap((productId) => PACKS.flatMap(([pack, , price]) => Array.from({ length: 10 }, (_, i) => ({ productId, pack, quantity: i + 1, price }))));
+    const others = baskets.filter((b) => !(b.productId === shop.productId && b.pack === '1x' && b.quantity === 1)).slice(0, PHONE_HISTORY_LIMIT);
+    assert.equal(others.length, PHONE_HISTORY_LIMIT);
+    for (const b of others) {
+      clock.advance(1_000);
+      await expectCreated(await post(orderBody({ ...shop, productId: b.productId }, { telefono: phone, pack: b.pack, quantity: b.quantity, unit_price: b.price, total_price: b.price * b.quantity })));
+    }
+    clock.advance(1_000);
+    const again = await storesNothing(server.deps, async () => expectCreated(await post(orderBody(shop, { telefono: phone }))));
+    assert.equal(again.data.id, first.data.id);
   });
 
   test('concurrent identical orders without an Idempotency-Key create one order', async () => {
