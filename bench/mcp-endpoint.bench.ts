@@ -30,7 +30,7 @@ const CONCURRENCY = 16;
 
 const dir = mkdtempSync(join(tmpdir(), 'codrail-bench-'));
 const config = loadConfig({ port: 0, logLevel: 'silent', db: join(dir, 'bench.sqlite') }, {});
-const app = openApp(config, { log: createLogger('silent') });
+const app = await openApp(config, { log: createLogger('silent') });
 await migrate(app);
 const http = createHttpServer(app, await loadRoutes());
 const port = await http.listen(0, '127.0.0.1');

@@ -8,7 +8,7 @@ import { Catalogs } from './use-cases/geo/catalogs.ts';
 import { loadBundledCatalogs } from './use-cases/geo/load-bundled-catalogs.use-case.ts';
 import { SigningKeys } from './use-cases/oauth/signing-keys.ts';
 import { SecretKeys } from './secret-keys.ts';
-import { Metrics } from './metrics.ts';
+import type { Metrics } from './metrics.ts';
 import { OutboundClient, type Resolver } from './http/outbound/outbound-client.ts';
 import { ClientDocumentFetches } from './use-cases/oauth/client-metadata.use-case.ts';
 import { Failpoints } from './failpoints.ts';
@@ -31,8 +31,11 @@ export interface Deps {
   readonly secrets: SecretKeys;
   /** Tells the outbox workers of this process that a job is due now (no-op outside `serve`). */
   readonly nudge: Nudges;
-  /** Prometheus counters and gauges (served on --metrics-port when set). */
-  readonly metrics: Metrics;
+  /**
+   * Prometheus counters and gauges (served on --metrics-port when set). Absent in a CLI command's
+   * process, whose counters nothing would ever read: it does not load prom-client (issue 26).
+   */
+  readonly metrics?: Metrics;
   /** The one guarded outbound HTTP path (src/http/outbound): every call to another server. */
   readonly outbound: OutboundClient;
   /** Client metadata documents being fetched, and those that failed lately (issue 19 §1). */
@@ -61,17 +64,20 @@ export interface OpenOptions {
   log?: Logger;
   /** The host-name resolver of outbound calls (the system's unless given). */
   resolve?: Resolver;
+  /** Count metrics (default true); a one-shot CLI command says false. */
+  metrics?: boolean;
 }
 
-export function openApp(config: Config, options: OpenOptions = {}): App {
+export async function openApp(config: Config, options: OpenOptions = {}): Promise<App> {
+  const counting = options.metrics === false ? undefined : await import('./metrics.ts');
   const clock = options.clock ?? systemClock;
   const log = options.log ?? createLogger(config.logLevel);
   const { db, close } = openDatabase(config.dbFile);
   const catalogs = new Catalogs(db, clock);
   const secrets = new SecretKeys(config);
   const signingKeys = new SigningKeys(db, clock, secrets);
+  const metrics = counting && new counting.Metrics(db, clock);
   const outbound = new OutboundClient(options.resolve ? { resolve: options.resolve } : {});
-  const metrics = new Metrics(db, clock);
   // Every order event, in the transaction of its change, reaches these (issue 21 §3).
   const orderEvents = new OrderEvents();
   const nudge = new Nudges();
@@ -79,7 +85,7 @@ export function openApp(config: Config, options: OpenOptions = {}): App {
   orderEvents.subscribe(confirmationFollowUp({ config }, orderEvents));
   orderEvents.subscribe(whatsappNotices({ config }, orderEvents));
   orderEvents.subscribe(webhookEvents(nudge));
-  orderEvents.subscribe(async (tx, event, order) => afterCommit(tx, () => metrics.orderEvent(event, order)));
+  if (metrics) orderEvents.subscribe(async (tx, event, order) => afterCommit(tx, () => metrics.orderEvent(event, order)));
   return {
     config,
     db,
@@ -89,7 +95,7 @@ export function openApp(config: Config, options: OpenOptions = {}): App {
     signingKeys,
     secrets,
     nudge,
-    metrics,
+    ...(metrics && { metrics }),
     orderEvents,
     outbound,
     clientDocuments: new ClientDocumentFetches(),

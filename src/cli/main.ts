@@ -15,9 +15,10 @@ import { register as secrets } from './secrets.command.ts';
 import { register as consoleApp } from './console.command.ts';
 import { registerGroups, registerOperations, requestedGroup } from './operations.command.ts';
 import { fail, printJsonError } from './output.ts';
+import { GROUP_OPERATIONS } from './operation-options.ts';
 
-/** The program; the account operations' commands are attached when `withOperations` (they load the use-cases). */
-export async function buildProgram(withOperations: boolean): Promise<Command> {
+/** The program for a command line; the derived commands of the group it names are attached (they load that group's use-cases). */
+export async function buildProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command('codrail')
     .description('cash-on-delivery commerce rail: order API, account operations, city catalogs, fulfillment push')
     .version('0.1.0')
@@ -27,8 +28,14 @@ export async function buildProgram(withOperations: boolean): Promise<Command> {
     .exitOverride();
   for (const group of [migrate, serve, demo, accounts, stores, keys, orders, cities, fulfillment, whatsapp, oauth, secrets, consoleApp]) group(program);
   registerGroups(program);
-  // Only a command line that names a derived group pays for loading every use-case (SPEC 14: `--help` stays fast).
-  if (withOperations) await registerOperations(program, (await import('../use-cases/operations/index.ts')).OPERATIONS);
+  // Only a command line that names a derived group pays for loading its use-cases, and only that
+  // group's (SPEC 14: `--help` stays fast; issue 26: so does `orders list`). A hand-written command
+  // of the group with no sub-commands (`orders list`; not `stores domains`, where derived ones join
+  // it) needs none of them.
+  const requested = requestedGroup(argv);
+  const written = program.commands.find((c) => c.name() === requested?.group)?.commands.find((c) => c.name() === requested?.command);
+  const handWritten = written !== undefined && written.commands.length === 0;
+  if (requested && !handWritten) await registerOperations(program, await GROUP_OPERATIONS[requested.group]!(), requested.group);
   // Sub-commands inherit the usage-error behaviour.
   const walk = (cmd: Command) => {
     cmd.exitOverride();
@@ -40,7 +47,7 @@ export async function buildProgram(withOperations: boolean): Promise<Command> {
 }
 
 try {
-  await (await buildProgram(requestedGroup(process.argv.slice(2)) !== undefined)).parseAsync(process.argv);
+  await (await buildProgram(process.argv.slice(2))).parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
     const ok = ['commander.helpDisplayed', 'commander.version', 'commander.help', 'commander.executeSubCommandAsync'].includes(error.code);

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { AppError } from '../errors.ts';
 import { isNumberText, scalarFromText, type JsonSchemaLike } from '../domain/text-values.ts';
+import type { Operation } from '../use-cases/operations/operation.ts';
 
 export type JsonSchema = JsonSchemaLike;
 
@@ -83,6 +84,44 @@ export const CLI_OVERRIDES: Readonly<Record<string, Readonly<Record<string, Opti
   // The issue's spelling: `codrail webhooks replay --event ID | --since TIME`.
   replay_webhook_events: { event_id: { flag: '--event <id>' }, endpoint_id: { flag: '--endpoint <id>' } },
   update_api_key: { allowed_domains: { flag: '--domain <host>', repeat: true }, allowed_products: { flag: '--product <id>', repeat: true } },
+};
+
+type Operations = readonly Operation[];
+const account = async (): Promise<Operations> => (await import('../use-cases/operations/account.operations.ts')).accountOperations;
+const orders = async (): Promise<Operations> => (await import('../use-cases/operations/orders.operations.ts')).orderOperations;
+const fulfillment = async (): Promise<Operations> => (await import('../use-cases/operations/fulfillment.operations.ts')).fulfillmentOperations;
+const products = async (): Promise<Operations> => {
+  const m = await import('../use-cases/operations/products.operations.ts');
+  return [...m.productOperations, ...m.priceOperations, ...m.productImageOperations];
+};
+const stores = async (): Promise<Operations> => {
+  const m = await import('../use-cases/operations/stores.operations.ts');
+  return [...m.storeOperations, ...m.domainOperations, ...m.blockListOperations];
+};
+/** Several modules' operations, in the order given. */
+const all =
+  (...loads: (() => Promise<Operations>)[]) =>
+  async (): Promise<Operations> =>
+    (await Promise.all(loads.map((load) => load()))).flat();
+
+/**
+ * The modules that declare each group's derived commands (an operation's group is the first word
+ * of its `cli`; fulfillment.operations.ts declares some under `orders` and `products`), so a
+ * command line loads only the use-cases its group reaches: `codrail orders …` does not pay for
+ * landings, images and WhatsApp (issue 26 §3). Listed in the order of OPERATIONS, which
+ * test/cli/operation-groups.test.ts checks, with every operation found under its group.
+ */
+export const GROUP_OPERATIONS: Readonly<Record<string, () => Promise<Operations>>> = {
+  account,
+  orders: all(orders, fulfillment),
+  fulfillment,
+  products: all(fulfillment, products),
+  landings: async () => (await import('../use-cases/operations/landings.operations.ts')).landingOperations,
+  whatsapp: async () => (await import('../use-cases/operations/whatsapp.operations.ts')).whatsappOperations,
+  geo: async () => (await import('../use-cases/operations/geo.operations.ts')).geoOperations,
+  stores,
+  keys: async () => (await import('../use-cases/operations/keys.operations.ts')).keyOperations,
+  webhooks: async () => (await import('../use-cases/operations/webhooks.operations.ts')).webhookOperations,
 };
 
 /** The command groups the derived commands live in: registered up front so `codrail --help` lists them. */

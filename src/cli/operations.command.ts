@@ -20,16 +20,19 @@ export function registerGroups(program: Command): void {
     if (!program.commands.some((c) => c.name() === name)) program.command(name).description(description);
 }
 
-/** The group a command line names, if it is one of the derived groups (`codrail --db x --json stores create …` → stores). */
-export function requestedGroup(argv: readonly string[]): string | undefined {
+/**
+ * The derived group a command line names, and the command under it (`codrail --db x --json stores
+ * create …` → stores, create); undefined when it names no derived group.
+ */
+export function requestedGroup(argv: readonly string[]): { group: string; command: string | undefined } | undefined {
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--db') i++;
     else if (!a.startsWith('-')) words.push(a);
   }
-  const group = words[0] === 'help' ? words[1] : words[0];
-  return group !== undefined && Object.hasOwn(OPERATION_GROUPS, group) ? group : undefined;
+  const [group, command] = words[0] === 'help' ? words.slice(1) : words;
+  return group !== undefined && Object.hasOwn(OPERATION_GROUPS, group) ? { group, command } : undefined;
 }
 
 function subcommand(parent: Command, name: string): Command {
@@ -143,11 +146,11 @@ function registerOperation(program: Command, op: Operation, jsonSchema: JsonSche
   });
 }
 
-/** Every operation with a `cli` binding becomes a command; the schemas are converted once here. */
-export async function registerOperations(program: Command, operations: readonly Operation[]): Promise<void> {
+/** Every operation with a `cli` binding (in `group` when given) becomes a command; the schemas are converted once here. */
+export async function registerOperations(program: Command, operations: readonly Operation[], group?: string): Promise<void> {
   const { toJsonSchema } = await import('@valibot/to-json-schema');
   for (const op of operations) {
-    if (!op.cli) continue;
+    if (!op.cli || (group !== undefined && op.cli.split(' ')[0] !== group)) continue;
     const schema = toJsonSchema(op.input, { errorMode: 'ignore', typeMode: 'output' }) as JsonSchema;
     registerOperation(program, op, schema);
   }

@@ -104,7 +104,7 @@ export async function withApp<T>(cmd: Command, fn: (app: App) => Promise<T>, opt
   try {
     // Loaded here, not at startup: `codrail --help` must not pay for SQLite, kysely and pino (SPEC 14).
     const [{ openApp, migrate }, { createLogger }, { default: pino }] = await Promise.all([import('../app.ts'), import('../log.ts'), import('pino')]);
-    app = openApp(config(opts), { log: createLogger('warn', pino.destination(2)) });
+    app = await openApp(config(opts), { log: createLogger('warn', pino.destination(2)), metrics: false });
     if (options.migrate !== false) await migrate(app);
     // A command that migrates on its own (`codrail migrate`) may open a database that has no settings table yet.
     result = await fn(options.migrate === false ? app : await withServerBaseUrl(app));

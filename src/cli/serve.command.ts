@@ -66,7 +66,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
     import('../use-cases/orders/confirmation.use-case.ts'),
   ]);
   const config = loadConfig(flags);
-  const app = openApp(config);
+  const app = await openApp(config);
   await migrate(app);
   // The key that seals stored credentials exists from the first run (a key file next to the database
   // unless CODRAIL_SECRET_KEY is set), so backing up the database directory backs it up too.

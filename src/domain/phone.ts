@@ -1,6 +1,6 @@
-import { parsePhoneNumberFromString, getCountryCallingCode, getExampleNumber, isSupportedCountry, type CountryCode } from 'libphonenumber-js';
-import { parsePhoneNumberFromString as parseFull } from 'libphonenumber-js/max';
-import mobileExamples from 'libphonenumber-js/mobile/examples';
+// Orders need only libphonenumber's small metadata; the full one (line types) and the example
+// numbers are in phone-details.ts, loaded by what lists countries and describes numbers.
+import { parsePhoneNumberFromString, getCountryCallingCode, isSupportedCountry, type CountryCode } from 'libphonenumber-js';
 
 export interface NormalizedPhone {
   e164: string;
@@ -23,27 +23,6 @@ export function normalizePhone(text: string, country: string): NormalizedPhone |
 
 /** Digits only, for rate-limit buckets keyed by a phone before it is validated. */
 export const phoneDigits = (text: string): string => text.replace(/\D+/g, '');
-
-export interface PhoneDetails extends NormalizedPhone {
-  international: string;
-  /** libphonenumber's line type: MOBILE, FIXED_LINE, FIXED_LINE_OR_MOBILE… (undefined when unknown). */
-  type: string | undefined;
-  /** A valid number (not only a possible one) per the full metadata. */
-  valid: boolean;
-}
-
-/** For normalize_phone: the full metadata tells mobiles from landlines, which orders do not need. */
-export function phoneDetails(text: string, country: string): PhoneDetails | undefined {
-  const base = normalizePhone(text, country);
-  if (!base) return undefined;
-  const full = parseFull(text, { defaultCountry: country as CountryCode, extract: false });
-  return { ...base, international: full?.formatInternational() ?? base.e164, type: full?.getType(), valid: full?.isValid() ?? false };
-}
-
-/** Example mobile number length of a country (its national significant number), for list_countries. */
-export function mobileNumberLength(country: string): number | undefined {
-  return isSupportedCountry(country) ? getExampleNumber(country as CountryCode, mobileExamples)?.nationalNumber.length : undefined;
-}
 
 export const dialCode = (country: string): string | undefined => (isSupportedCountry(country) ? `+${getCountryCallingCode(country as CountryCode)}` : undefined);
 

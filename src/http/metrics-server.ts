@@ -9,14 +9,16 @@ export interface MetricsServer {
 }
 
 export async function startMetricsServer(deps: Pick<Deps, 'metrics' | 'log'>, port: number, host: string): Promise<MetricsServer> {
+  const { metrics } = deps;
+  if (!metrics) throw new Error('this process does not count metrics (openApp with metrics: false)');
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://metrics').pathname;
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(path === '/metrics' ? 405 : 404, { 'content-type': 'text/plain; charset=utf-8', ...(path === '/metrics' ? { allow: 'GET, HEAD' } : {}) }).end(path === '/metrics' ? 'method not allowed\n' : 'not found: the metrics are at /metrics\n');
       return;
     }
-    deps.metrics.text().then(
-      (text) => res.writeHead(200, { 'content-type': deps.metrics.registry.contentType, 'cache-control': 'no-store' }).end(text),
+    metrics.text().then(
+      (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(text),
       (error: unknown) => {
         deps.log.error({ err: error }, 'metrics: collecting failed');
         res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('collecting the metrics failed\n');

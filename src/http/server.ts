@@ -107,12 +107,12 @@ export function createHttpServer(initialDeps: Deps, routes: readonly Route[]): H
       ctx = { ...base, params: found.params };
       await found.handler(ctx);
     } catch (error) {
-      deps.metrics.noteError(error);
+      deps.metrics?.noteError(error);
       sendError(ctx, error);
     } finally {
       const done = () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        deps.metrics.request(req.method ?? 'GET', route, res.statusCode, ms / 1000);
+        deps.metrics?.request(req.method ?? 'GET', route, res.statusCode, ms / 1000);
         log.info({ method: req.method, path: url.pathname, status: res.statusCode, ms: Math.round(ms * 100) / 100 }, 'request');
         inFlight--;
         if (inFlight === 0) drained?.();

@@ -55,7 +55,7 @@ export const count = (file: string, table: string): number =>
 
 /** Opens the app in-process on the same file (to set up data through the real use-cases), then closes it. */
 export async function withApp<T>(file: string, fn: (app: App) => Promise<T>, options: { clock?: Clock } = {}): Promise<T> {
-  const app = openApp(loadConfig({ db: file }, {}), { log: createLogger('silent'), ...options });
+  const app = await openApp(loadConfig({ db: file }, {}), { log: createLogger('silent'), ...options });
   try {
     await migrate(app);
     return await fn(app);

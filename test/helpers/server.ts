@@ -37,7 +37,7 @@ export async function startServer(flags: ConfigFlags = {}, options: { clock?: Cl
     },
   });
   const config = loadConfig({ port: 0, logLevel: 'info', ...flags, db: tmp.file }, options.env ?? {});
-  const app = openApp(config, { log: createLogger('info', sink), ...(options.clock ? { clock: options.clock } : {}) });
+  const app = await openApp(config, { log: createLogger('info', sink), ...(options.clock ? { clock: options.clock } : {}) });
   await migrate(app);
   const http = createHttpServer(app, await loadRoutes());
   const port = await http.listen(0, '127.0.0.1');

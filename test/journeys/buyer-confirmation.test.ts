@@ -262,7 +262,7 @@ describe('200 buyers answer their confirmation on WhatsApp through the simulator
     const bands = Object.values(after.totals.by_risk) as { delivered: number; returned: number }[];
     assert.equal(bands.reduce((s, b) => s + b.delivered, 0), 1);
     assert.equal(bands.reduce((s, b) => s + b.returned, 0), 1);
-    const metrics = await server.deps.metrics.text();
+    const metrics = await server.deps.metrics!.text();
     assert.match(metrics, new RegExp(`codrail_buyer_confirmation_seconds_count ${byBuyer}\\b`));
     assert.match(metrics, /codrail_order_outcomes_total\{risk_band="\w+",outcome="returned"\} 1/);
     assert.match(metrics, /codrail_confirmations\{state="(?:asked|call)"\} [1-9]\d*/);

@@ -2,7 +2,8 @@
 import type * as v from 'valibot';
 import type { Deps } from '../../app.ts';
 import { CANONICALIZED_COUNTRIES, OFFICIAL_COUNTRIES, SUPPORTED_COUNTRIES, countryProfile } from '../../domain/countries.ts';
-import { dialCode, mobileNumberLength, phoneDetails } from '../../domain/phone.ts';
+import { dialCode } from '../../domain/phone.ts';
+import { mobileNumberLength, phoneDetails } from '../../domain/phone-details.ts';
 import { AppError } from '../../errors.ts';
 import type { CountryList, ListRegionsInput, NormalizedPhone, NormalizePhoneInput, RegionList } from './geo.schemas.ts';
 

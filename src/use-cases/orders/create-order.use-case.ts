@@ -231,10 +231,10 @@ function firstDuplicate(history: readonly PhoneOrder[], k: { storeId: string; pr
 export async function createOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Promise<OrderOutcome> {
   try {
     const outcome = await placeOrder(deps, req, trace);
-    if (!outcome.replayed) deps.metrics.orderCreated(req.principal ? 'account' : req.apiKey || req.authorization ? 'key' : 'landing');
+    if (!outcome.replayed) deps.metrics?.orderCreated(req.principal ? 'account' : req.apiKey || req.authorization ? 'key' : 'landing');
     return outcome;
   } catch (error) {
-    deps.metrics.orderRefused(error instanceof AppError ? error.code : 'internal');
+    deps.metrics?.orderRefused(error instanceof AppError ? error.code : 'internal');
     throw error;
   }
 }
