@@ -13,7 +13,7 @@ after(() => tmp.cleanup());
 test('codrail migrate on a fresh file applies the migrations and loads the bundled city catalogs, then is a no-op', async () => {
   const first = (await cliJson(tmp.file, ['migrate'])).json;
   assert.equal(first.database, tmp.file);
-  assert.deepEqual(first.migrations, ['0001-initial', '0002-fulfillment', '0003-oauth', '0004-account', '0005-push-policy', '0006-whatsapp-settings', '0007-order-life', '0008-push-give-up', '0009-client-metadata-documents', '0010-key-scopes', '0011-whatsapp-senders', '0012-outbox-and-webhooks', '0013-platform-connections', '0014-product-images', '0015-store-trust', '0016-confirmation-and-risk', '0017-hot-path']);
+  assert.deepEqual(first.migrations, ['0001-initial', '0002-fulfillment', '0003-oauth', '0004-account', '0005-push-policy', '0006-whatsapp-settings', '0007-order-life', '0008-push-give-up', '0009-client-metadata-documents', '0010-key-scopes', '0011-whatsapp-senders', '0012-outbox-and-webhooks', '0013-platform-connections', '0014-product-images', '0015-store-trust', '0016-confirmation-and-risk', '0017-hot-path', '0018-claim-by-destination']);
   for (const cc of ['AR', 'CL', 'CO', 'EC', 'GT', 'MX', 'PE', 'PY']) {
     assert.ok(first.catalogs.includes(`${cc}:official`), `${cc}:official`);
     assert.ok(first.catalogs.includes(`${cc}:fulfillment`), `${cc}:fulfillment`);
@@ -27,7 +27,7 @@ test('codrail migrate on a fresh file applies the migrations and loads the bundl
     coCities: (db.prepare("SELECT count(*) AS n FROM city_catalogs WHERE country = 'CO' AND catalog = 'fulfillment'").get() as { n: number }).n,
     mode: (db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode,
   }));
-  assert.deepEqual(stored.migrations, [{ name: '0001-initial' }, { name: '0002-fulfillment' }, { name: '0003-oauth' }, { name: '0004-account' }, { name: '0005-push-policy' }, { name: '0006-whatsapp-settings' }, { name: '0007-order-life' }, { name: '0008-push-give-up' }, { name: '0009-client-metadata-documents' }, { name: '0010-key-scopes' }, { name: '0011-whatsapp-senders' }, { name: '0012-outbox-and-webhooks' }, { name: '0013-platform-connections' }, { name: '0014-product-images' }, { name: '0015-store-trust' }, { name: '0016-confirmation-and-risk' }, { name: '0017-hot-path' }]);
+  assert.deepEqual(stored.migrations, [{ name: '0001-initial' }, { name: '0002-fulfillment' }, { name: '0003-oauth' }, { name: '0004-account' }, { name: '0005-push-policy' }, { name: '0006-whatsapp-settings' }, { name: '0007-order-life' }, { name: '0008-push-give-up' }, { name: '0009-client-metadata-documents' }, { name: '0010-key-scopes' }, { name: '0011-whatsapp-senders' }, { name: '0012-outbox-and-webhooks' }, { name: '0013-platform-connections' }, { name: '0014-product-images' }, { name: '0015-store-trust' }, { name: '0016-confirmation-and-risk' }, { name: '0017-hot-path' }, { name: '0018-claim-by-destination' }]);
   assert.ok(stored.coCities > 1000, `CO fulfillment catalog has ${stored.coCities} cities`);
   assert.equal(stored.mode, 'wal');
 
@@ -118,7 +118,7 @@ test('codrail migrate on a database from before WhatsApp senders assigns each nu
     }
     await opened.close();
 
-    assert.deepEqual((await cliJson(db.file, ['migrate'])).json.migrations, ['0011-whatsapp-senders', '0012-outbox-and-webhooks', '0013-platform-connections', '0014-product-images', '0015-store-trust', '0016-confirmation-and-risk', '0017-hot-path']);
+    assert.deepEqual((await cliJson(db.file, ['migrate'])).json.migrations, ['0011-whatsapp-senders', '0012-outbox-and-webhooks', '0013-platform-connections', '0014-product-images', '0015-store-trust', '0016-confirmation-and-risk', '0017-hot-path', '0018-claim-by-destination']);
     const numbers = readDb(db.file, (d) => d.prepare('SELECT phone_number_id, account_id, source FROM whatsapp_numbers ORDER BY phone_number_id').all());
     assert.deepEqual(numbers, [{ phone_number_id: '111', account_id: 'acc-a', source: 'operator' }]);
     const listed = (await cliJson(db.file, ['whatsapp', 'numbers', 'list'])).json as { phone_number_id: string; account_id: string }[];

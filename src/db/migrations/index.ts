@@ -16,6 +16,7 @@ import * as productImages from './0014-product-images.migration.ts';
 import * as storeTrust from './0015-store-trust.migration.ts';
 import * as confirmationAndRisk from './0016-confirmation-and-risk.migration.ts';
 import * as hotPath from './0017-hot-path.migration.ts';
+import * as claimByDestination from './0018-claim-by-destination.migration.ts';
 
 /** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015-store-trust': storeTrust,
   '0016-confirmation-and-risk': confirmationAndRisk,
   '0017-hot-path': hotPath,
+  '0018-claim-by-destination': claimByDestination,
 };

@@ -108,31 +108,34 @@ export async function claimDue<J extends OutboxRow>(tx: Tx, t: OutboxTable, f: C
   const limit = f.probe !== undefined ? 1 : f.limit;
   const ranges = t.waiting.map((state) => sql<boolean>`${sql.ref(`j.${t.state}`)} = ${state}${f.probe !== undefined ? sql`` : sql` and j.next_attempt_at <= ${f.now}`}`);
   if ('reclaim' in t.expiredLease) ranges.push(sql<boolean>`${sql.ref(`j.${t.state}`)} = ${t.inFlight} and j.lease_until < ${f.now}`);
+  // Named destinations are read one at a time through (destination, state, next_attempt_at): a
+  // filter on the state's range instead would walk past every other destination's due jobs.
+  const single = f.probe ?? f.one;
+  const named = single !== undefined ? [single].filter((d) => f.only === undefined || f.only.includes(d)) : f.only?.filter((d) => !f.exclude?.includes(d));
   const candidates: { id: string; next_attempt_at: string }[] = [];
-  for (const range of ranges) {
-    let q = db.selectFrom(`${t.name} as j`).select(['j.id', 'j.next_attempt_at']).where(range);
-    if (f.probe !== undefined) q = q.where('j.destination', '=', f.probe);
-    else if (f.one !== undefined) q = q.where('j.destination', '=', f.one);
-    else if (f.exclude?.length) q = q.where('j.destination', 'not in', f.exclude);
-    if (f.only !== undefined) q = q.where('j.destination', 'in', f.only.length ? f.only : ['']);
-    if (t.ordered) {
-      const { key, seq } = t.ordered;
-      // An earlier job of the same destination and key still pending holds this one back.
-      q = q.where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom(`${t.name} as e`)
-              .select('e.id')
-              .whereRef('e.destination', '=', 'j.destination')
-              .whereRef(`e.${key}`, '=', `j.${key}`)
-              .whereRef(`e.${seq}`, '<', `j.${seq}`)
-              .where(`e.${t.state}`, 'not in', t.over),
+  for (const destination of named ?? [undefined])
+    for (const range of ranges) {
+      let q = db.selectFrom(`${t.name} as j`).select(['j.id', 'j.next_attempt_at']).where(range);
+      if (destination !== undefined) q = q.where('j.destination', '=', destination);
+      else if (f.exclude?.length) q = q.where('j.destination', 'not in', f.exclude);
+      if (t.ordered) {
+        const { key, seq } = t.ordered;
+        // An earlier job of the same destination and key still pending holds this one back.
+        q = q.where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom(`${t.name} as e`)
+                .select('e.id')
+                .whereRef('e.destination', '=', 'j.destination')
+                .whereRef(`e.${key}`, '=', `j.${key}`)
+                .whereRef(`e.${seq}`, '<', `j.${seq}`)
+                .where(`e.${t.state}`, 'not in', t.over),
+            ),
           ),
-        ),
-      );
+        );
+      }
+      candidates.push(...((await q.orderBy('j.next_attempt_at').limit(limit).execute()) as { id: string; next_attempt_at: string }[]));
     }
-    candidates.push(...((await q.orderBy('j.next_attempt_at').limit(limit).execute()) as { id: string; next_attempt_at: string }[]));
-  }
   const due = candidates.sort((a, b) => (a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : 0)).slice(0, limit);
   if (due.length === 0) return [];
   return (await db
