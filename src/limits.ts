@@ -70,6 +70,12 @@ export const MAX_KEY_LENGTH = 100;
 export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 /** SQLite's page cache per connection, in KiB (PRAGMA cache_size = -N). */
 export const SQLITE_CACHE_KIB = 16_384;
+/** How far serve's V8 heap may grow past what survived the last full collection, in percent (V8's own heuristic allows up to 300). */
+export const SERVE_HEAP_GROWING_PERCENT = 50;
+/** serve's WAL checkpoints, in a worker thread (src/db/checkpointer.ts): how often it copies the log back. */
+export const CHECKPOINT_INTERVAL_MS = 100;
+/** The log size, in pages, at which serve's own connection checkpoints in a COMMIT if the worker has not (SQLite's default is 1,000). */
+export const CHECKPOINT_FALLBACK_PAGES = 10_000;
 /** Configuration rows kept in memory per connection (src/db/read-cache.ts); past this it starts again, so keys tried at random cannot grow it. */
 export const READ_CACHE_MAX_ENTRIES = 5_000;
 /**
