@@ -70,16 +70,32 @@ test('a rolled-back write is never served from memory afterwards', async () => {
   assert.equal(await storeName(), 'Confirmado');
 });
 
-test("another connection's commit (the CLI beside serve) is seen on the next read", async () => {
-  await opened.db.updateTable('stores').set({ name: 'Servidor' }).where('id', '=', STORE).execute();
-  assert.equal(await storeName(), 'Servidor');
+/** A commit by another connection to the file, as the CLI beside `serve` makes one. */
+const renameElsewhere = (name: string) => {
   const other = new BetterSqlite3(tmp.file);
   try {
-    other.prepare('UPDATE stores SET name = ? WHERE id = ?').run('Desde la CLI', STORE);
+    other.prepare('UPDATE stores SET name = ? WHERE id = ?').run(name, STORE);
   } finally {
     other.close();
   }
+};
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+test("another connection's commit (the CLI beside serve) is seen from the next turn of the event loop, as any request arriving after it is", async () => {
+  await opened.db.updateTable('stores').set({ name: 'Servidor' }).where('id', '=', STORE).execute();
+  assert.equal(await storeName(), 'Servidor');
+  renameElsewhere('Desde la CLI');
+  await nextTurn();
   assert.equal(await storeName(), 'Desde la CLI');
+});
+
+test("another connection's commit is seen by every transaction that begins after it, in the same turn too", async () => {
+  await nextTurn();
+  // The transaction is queued first, so it begins before this turn's check would be forgotten.
+  const inTransaction = writeTransaction(opened.db, async (tx) => (await findStore(tx, STORE))!.name);
+  assert.equal(await storeName(), 'Desde la CLI');
+  renameElsewhere('Antes de la transacción');
+  assert.equal(await inTransaction, 'Antes de la transacción');
 });
 
 test('a cached row is frozen: a caller that edits it fails instead of changing what others read', async () => {
