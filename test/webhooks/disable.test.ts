@@ -139,6 +139,8 @@ describe('an endpoint failing for days', () => {
     receiver.decide = () => ({ status: 200 });
     const orderId = await liveOrder(bench.server, shop);
     await until('the new event delivered', () => receiver.accepted().some((a) => a.json.data.object.id === orderId));
+    // The receiver has it; the worker records the answer just after (the delivery is in flight until then).
+    await until('the delivery settled', async () => (await storedDeliveries(bench.server.deps, endpoint.id)).every((d) => d.state !== 'in_flight'));
     assert.deepEqual((await storedDeliveries(bench.server.deps, endpoint.id)).map((d) => d.state), ['cancelled', 'delivered'], 'the cancelled one is not sent again by itself');
   });
 });
