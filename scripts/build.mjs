@@ -3,14 +3,16 @@
 // command loads only the chunks its imports reach; node_modules are bundled too (no module
 // resolution at start-up) except the native addons, which load as installed.
 import { build } from 'esbuild';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { fingerprint } from '../bin/fingerprint.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const started = performance.now();
-// A fresh directory: chunks are named by their content's hash, and an old one would stay forever.
-rmSync(new URL('../dist/', import.meta.url), { recursive: true, force: true });
+// This build's files go first: chunks are named by their content's hash, and an old one would stay
+// forever. The single executable (dist/codrail-*, dist/sea/: npm run build:binary) stays.
+mkdirSync(new URL('../dist/', import.meta.url), { recursive: true });
+for (const f of readdirSync(new URL('../dist/', import.meta.url))) if (!/^(codrail-|sea$)/.test(f)) rmSync(new URL(`../dist/${f}`, import.meta.url), { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
   entryPoints: { codrail: 'src/cli/main.ts' },

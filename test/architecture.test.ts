@@ -303,8 +303,11 @@ test('nothing above the platform seam knows which platform it talks to: only src
 });
 
 test('every relative import under src/ points at an existing file inside src/', () => {
-  const bad = violations((_from, imp) => {
-    if (!imp.target) return imp.specifier.startsWith('<computed') ? 'computed import specifiers cannot be checked' : undefined;
+  // The single executable's entry imports the compiled build it has just written to a private
+  // directory (issue 27): a file: URL known only at run time, and not a module of src/.
+  const COMPUTED = new Set(['src/cli/sea-main.ts']);
+  const bad = violations((from, imp) => {
+    if (!imp.target) return imp.specifier.startsWith('<computed') && !COMPUTED.has(from.file) ? 'computed import specifiers cannot be checked' : undefined;
     if (!imp.target.startsWith('src/')) return 'relative imports stay inside src/';
     return SOURCE_FILES.some((f) => rel(f) === imp.target) ? undefined : 'no such file (relative imports name the .ts file)';
   });

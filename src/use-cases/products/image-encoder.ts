@@ -20,6 +20,7 @@ import type { Metadata, OutputInfo, Sharp, SharpInput, SharpOptions } from 'shar
 import PQueue from 'p-queue';
 import { IMAGE_ENCODE_CONCURRENCY, IMAGE_MAX_BYTES, IMAGE_MAX_ENCODED_HEIGHT, IMAGE_MAX_PIXELS, IMAGE_MIN_SIDE } from '../../limits.ts';
 import { IMAGE_FORMATS, variantWidths, type ImageFormat } from './images.ts';
+import { nativePackage } from '../../package-files.ts';
 
 export type SourceFormat = 'jpeg' | 'png' | 'webp' | 'avif' | 'gif';
 
@@ -58,7 +59,11 @@ export interface InspectedImage {
 type SharpFactory = (input?: SharpInput, options?: SharpOptions) => Sharp;
 let loaded: Promise<SharpFactory> | undefined;
 /** sharp (a native library) is loaded on the first image, not by every command that opens the app. */
-const loadSharp = (): Promise<SharpFactory> => (loaded ??= import('sharp').then((m) => m.default as unknown as SharpFactory));
+const loadSharp = (): Promise<SharpFactory> =>
+  (loaded ??= (async () => {
+    nativePackage('sharp');
+    return (await import('sharp')).default as unknown as SharpFactory;
+  })());
 
 const shortHash = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('base64url').slice(0, 22);
 
