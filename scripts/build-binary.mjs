@@ -99,5 +99,7 @@ copyFileSync(process.execPath, binary);
 chmodSync(binary, 0o755);
 const { inject } = require('postject');
 await inject(binary, 'NODE_SEA_BLOB', readFileSync(config.output), { sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2' });
+// Its checksum beside it, for `sha256sum -c` where it is installed.
+writeFileSync(`${binary}.sha256`, `${createHash('sha256').update(readFileSync(binary)).digest('hex')}  ${relative(dirname(binary), binary)}\n`);
 const size = statSync(binary).size;
 console.error(`${relative(root, binary)}: ${(size / 1e6).toFixed(1)} MB (node ${process.version}, ${Object.keys(files).length} embedded files, commit ${commit}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,5 +1,6 @@
 // Configuration: flags win over environment, environment over defaults (SPEC 2).
 // This is the only module that reads process.env.
+import { readFileSync } from 'node:fs';
 import { AppError } from './errors.ts';
 import { parseCurrency } from './domain/countries.ts';
 import { parseFailpoints } from './failpoints.ts';
@@ -192,6 +193,23 @@ function secretKey(setting: string, value: string): string {
   return value.trim();
 }
 
+/**
+ * CODRAIL_SECRET_KEY, or the file CODRAIL_SECRET_KEY_FILE names (systemd's LoadCredential= puts
+ * the key in such a file, so it is never in the unit or the environment of other processes).
+ */
+function secretKeySetting(env: Record<string, string | undefined>): string | undefined {
+  if (env.CODRAIL_SECRET_KEY && env.CODRAIL_SECRET_KEY_FILE) throw badEnvironment('CODRAIL_SECRET_KEY_FILE', 'and CODRAIL_SECRET_KEY are both set: keep one');
+  if (env.CODRAIL_SECRET_KEY) return secretKey('CODRAIL_SECRET_KEY', env.CODRAIL_SECRET_KEY);
+  if (!env.CODRAIL_SECRET_KEY_FILE) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(env.CODRAIL_SECRET_KEY_FILE, 'utf8');
+  } catch (error) {
+    throw badEnvironment('CODRAIL_SECRET_KEY_FILE', `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return secretKey('CODRAIL_SECRET_KEY_FILE', text);
+}
+
 function httpUrl(setting: string, value: string | undefined): string | undefined {
   if (value !== undefined && !/^https?:\/\/[^\s]+$/.test(value)) throw bad(setting, 'must be an http(s) URL');
   return value?.replace(/\/+$/, '');
@@ -254,7 +272,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     ratePhonePerHour: int('rate-phone-per-hour', pick(flags.ratePhonePerHour, env.CODRAIL_RATE_PHONE_PER_HOUR), DEFAULT_RATE_PHONE_PER_HOUR, 1, 1_000_000),
     rateRegisterPerHour: int('rate-register-per-hour', pick(flags.rateRegisterPerHour, env.CODRAIL_RATE_REGISTER_PER_HOUR), OAUTH_REGISTER_PER_HOUR, 1, 1_000_000),
     wholeCurrencies: currencyList(pick(flags.wholeCurrencies, env.CODRAIL_WHOLE_CURRENCIES) as string | undefined),
-    secretKey: env.CODRAIL_SECRET_KEY ? secretKey('CODRAIL_SECRET_KEY', env.CODRAIL_SECRET_KEY) : undefined,
+    secretKey: secretKeySetting(env),
     secretKeysPrevious: (env.CODRAIL_SECRET_KEY_PREVIOUS ?? '')
       .split(',')
       .filter((k) => k.trim())

@@ -38,3 +38,24 @@ test('the header timeout comes from --headers-timeout-ms over CODRAIL_HEADERS_TI
   assert.equal(loadConfig({ headersTimeoutMs: '300' }, { CODRAIL_HEADERS_TIMEOUT_MS: '2500' }).headersTimeoutMs, 300);
   for (const bad of ['soon', '99', '1.5', '30001']) assert.throws(() => loadConfig({ headersTimeoutMs: bad }, {}), /headers-timeout-ms must be an integer from 100 to 30000/);
 });
+
+test('the sealing key comes from CODRAIL_SECRET_KEY or from the file CODRAIL_SECRET_KEY_FILE names (systemd credentials), never both, and a bad one is refused', async () => {
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'codrail-key-'));
+  try {
+    const key = Buffer.alloc(32, 9).toString('base64');
+    const file = join(dir, 'secret-key');
+    writeFileSync(file, `${key}\n`, { mode: 0o600 });
+    assert.equal(loadConfig({}, { CODRAIL_SECRET_KEY_FILE: file }).secretKey, key);
+    assert.equal(loadConfig({}, { CODRAIL_SECRET_KEY: key }).secretKey, key);
+    assert.equal(loadConfig({}, {}).secretKey, undefined);
+    assert.throws(() => loadConfig({}, { CODRAIL_SECRET_KEY: key, CODRAIL_SECRET_KEY_FILE: file }), /both set/);
+    assert.throws(() => loadConfig({}, { CODRAIL_SECRET_KEY_FILE: join(dir, 'missing') }), /CODRAIL_SECRET_KEY_FILE cannot be read \(ENOENT\)/);
+    writeFileSync(file, 'short');
+    assert.throws(() => loadConfig({}, { CODRAIL_SECRET_KEY_FILE: file }), /CODRAIL_SECRET_KEY_FILE must be 32 bytes/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

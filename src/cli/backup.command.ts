@@ -20,7 +20,7 @@ export function register(program: Command): void {
             ? 'no key file yet (no secret has been sealed)'
             : 'file' in result.key
               ? `the sealing key copied to ${result.key.file}: keep it with the backup, apart from other people's eyes`
-              : 'the sealing key is CODRAIL_SECRET_KEY: keep it safe with the backup (it is not in the file)';
+              : 'the sealing key comes from CODRAIL_SECRET_KEY (or CODRAIL_SECRET_KEY_FILE): keep it safe with the backup (it is not in the file)';
         print(globals(cmd), result, `backed up ${result.database} (${result.orders} orders, ${(result.bytes / 1e6).toFixed(1)} MB) to ${result.backup}; ${key}`);
       } catch (error) {
         fail(error);

@@ -1,6 +1,7 @@
 import { Migrator, type MigrationProvider, type Migration } from 'kysely';
 import type { Db } from './connect.ts';
 import { migrations } from './migrations/index.ts';
+import { invalidState } from '../errors.ts';
 
 const provider: MigrationProvider = {
   getMigrations: async (): Promise<Record<string, Migration>> => migrations,
@@ -11,6 +12,10 @@ const migrator = (db: Db) => new Migrator({ db, provider });
 /** Runs every pending migration; returns the names it applied. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const { error, results } = await migrator(db).migrateToLatest();
+  // A database a newer release migrated (an upgrade rolled back without its backup): said plainly.
+  const unknown = error instanceof Error ? /previously executed migration (\S+) is missing/.exec(error.message) : null;
+  if (unknown)
+    throw invalidState(`This database was migrated by a newer codrail (its migration ${unknown[1]} is unknown to this release): run that release again, or restore the backup taken before the upgrade (codrail restore FILE)`);
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -1,7 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempDbFile } from '../helpers/server.ts';
-import { cliJson, readDb } from '../helpers/cli-expect.ts';
+import { cliFails, cliJson, readDb } from '../helpers/cli-expect.ts';
 import { Migrator, sql } from 'kysely';
 import { openDatabase } from '../../src/db/connect.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
@@ -123,6 +123,23 @@ test('codrail migrate on a database from before WhatsApp senders assigns each nu
     assert.deepEqual(numbers, [{ phone_number_id: '111', account_id: 'acc-a', source: 'operator' }]);
     const listed = (await cliJson(db.file, ['whatsapp', 'numbers', 'list'])).json as { phone_number_id: string; account_id: string }[];
     assert.deepEqual(listed.map((n) => [n.phone_number_id, n.account_id]), [['111', 'acc-a']]);
+  } finally {
+    db.cleanup();
+  }
+});
+
+test('a database a newer release migrated is refused with what to do, not a stack trace, and left as it was', async () => {
+  const db = tempDbFile();
+  try {
+    await cliJson(db.file, ['migrate']);
+    const newer = openDatabase(db.file);
+    newer.raw.prepare("INSERT INTO kysely_migration (name, timestamp) VALUES ('9999-from-the-future', '2030-01-01T00:00:00.000Z')").run();
+    await newer.close();
+    const r = await cliFails(db.file, ['orders', 'list'], 1);
+    assert.equal(r.error.code, 'invalid_state');
+    assert.match(r.error.message, /migrated by a newer codrail \(its migration 9999-from-the-future is unknown to this release\).*codrail restore FILE/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+    assert.equal(readDb(db.file, (d) => d.prepare('SELECT count(*) FROM kysely_migration').pluck().get()), Object.keys(migrations).length + 1);
   } finally {
     db.cleanup();
   }
