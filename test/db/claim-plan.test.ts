@@ -2,26 +2,15 @@
 // indexed range, never a walk over another destination's backlog. A store that has nowhere to push
 // piles up queued jobs; when the claim for the stores that can push read them through the
 // (state, next_attempt_at) index, every order's nudge cost 3 ms at 57,000 waiting jobs.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createQueryId, type KyselyPlugin, type RootOperationNode } from 'kysely';
-import { tempDbFile } from '../helpers/server.ts';
-import { openDatabase, type OpenedDatabase } from '../../src/db/connect.ts';
+import { migratedDatabase } from '../helpers/database.ts';
 import type { Tx } from '../../src/db/transaction.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
 import { claimDue } from '../../src/db/queries/outbox.queries.ts';
 import { FULFILLMENT_JOBS } from '../../src/fulfillment/worker.ts';
 
-const tmp = tempDbFile();
-let opened: OpenedDatabase;
-before(async () => {
-  opened = openDatabase(tmp.file);
-  await migrateToLatest(opened.db);
-});
-after(async () => {
-  await opened.close();
-  tmp.cleanup();
-});
+const opened = migratedDatabase();
 
 /** The query plan of every SELECT a claim runs (EXPLAIN QUERY PLAN of the SQL kysely compiled). */
 async function claimPlans(filter: Omit<Parameters<typeof claimDue>[2], 'now' | 'leaseUntil' | 'limit'>): Promise<string[][]> {

@@ -1,25 +1,14 @@
 // Group commit (src/db/transaction.ts, issue 26): the writes that queue in one moment share one
 // SQLite transaction, each in its own savepoint. Each keeps its own outcome, and nobody hears of a
 // success before the commit.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import BetterSqlite3 from 'better-sqlite3';
-import { tempDbFile } from '../helpers/server.ts';
-import { openDatabase, type OpenedDatabase } from '../../src/db/connect.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
+import { migratedDatabase } from '../helpers/database.ts';
 import { afterCommit, writeTransaction } from '../../src/db/transaction.ts';
 import { hitBucket } from '../../src/db/queries/rate-limits.queries.ts';
 
-const tmp = tempDbFile();
-let opened: OpenedDatabase;
-before(async () => {
-  opened = openDatabase(tmp.file);
-  await migrateToLatest(opened.db);
-});
-after(async () => {
-  await opened.close();
-  tmp.cleanup();
-});
+const opened = migratedDatabase();
 
 const count = (bucket: string) => opened.raw.prepare('SELECT count FROM rate_limits WHERE bucket = ?').pluck().get(bucket) as number | undefined;
 
@@ -47,7 +36,7 @@ test('writes made in one moment all commit, and a failing one rolls back only it
 });
 
 test('a caller hears of its write only once another connection can read it', async () => {
-  const reader = new BetterSqlite3(tmp.file, { readonly: true });
+  const reader = new BetterSqlite3(opened.file, { readonly: true });
   try {
     const seen = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -62,7 +51,7 @@ test('a caller hears of its write only once another connection can read it', asy
 
 test('afterCommit work runs after the commit for the writes that committed, never for one that rolled back', async () => {
   const ran: string[] = [];
-  const reader = new BetterSqlite3(tmp.file, { readonly: true });
+  const reader = new BetterSqlite3(opened.file, { readonly: true });
   try {
     await Promise.allSettled(
       ['a', 'b', 'c'].map((name) =>

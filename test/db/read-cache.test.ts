@@ -1,35 +1,24 @@
 // The configuration rows kept in memory under kysely (src/db/read-cache.ts, issue 26): answered
 // from memory until something may have changed them, and never stale after a write through this
 // connection, a rollback or another connection's commit.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import BetterSqlite3 from 'better-sqlite3';
-import { tempDbFile } from '../helpers/server.ts';
-import { openDatabase, type OpenedDatabase } from '../../src/db/connect.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
+import { migratedDatabase } from '../helpers/database.ts';
 import { CACHED_TABLES, TRAFFIC_TABLES, classify } from '../../src/db/read-cache.ts';
 import { writeTransaction } from '../../src/db/transaction.ts';
 import { findStore, takeOrderNumber } from '../../src/db/queries/stores.queries.ts';
 import { hitBucket } from '../../src/db/queries/rate-limits.queries.ts';
 
-const tmp = tempDbFile();
-let opened: OpenedDatabase;
 const STORE = '01a00000-0000-7000-8000-000000000001';
 const ACCOUNT = '01a00000-0000-7000-8000-000000000002';
-
-before(async () => {
-  opened = openDatabase(tmp.file);
-  await migrateToLatest(opened.db);
+const opened = migratedDatabase(async () => {
   const now = new Date().toISOString();
   await opened.db.insertInto('accounts').values({ id: ACCOUNT, name: 'Tienda', created_at: now } as never).execute();
   await opened.db
     .insertInto('stores')
     .values({ id: STORE, account_id: ACCOUNT, name: 'Antes', country: 'CO', currency: 'COP', created_at: now, updated_at: now } as never)
     .execute();
-});
-after(async () => {
-  await opened.close();
-  tmp.cleanup();
 });
 
 /** Renames the store behind the cache's back: the same connection, not through kysely. */
@@ -72,7 +61,7 @@ test('a rolled-back write is never served from memory afterwards', async () => {
 
 /** A commit by another connection to the file, as the CLI beside `serve` makes one. */
 const renameElsewhere = (name: string) => {
-  const other = new BetterSqlite3(tmp.file);
+  const other = new BetterSqlite3(opened.file);
   try {
     other.prepare('UPDATE stores SET name = ? WHERE id = ?').run(name, STORE);
   } finally {
