@@ -72,7 +72,7 @@ export async function openApp(config: Config, options: OpenOptions = {}): Promis
   const counting = options.metrics === false ? undefined : await import('./metrics.ts');
   const clock = options.clock ?? systemClock;
   const log = options.log ?? createLogger(config.logLevel);
-  const { db, close } = openDatabase(config.dbFile);
+  const { db, close } = openDatabase(config.database);
   const catalogs = new Catalogs(db, clock);
   const secrets = new SecretKeys(config);
   const signingKeys = new SigningKeys(db, clock, secrets);

@@ -26,7 +26,12 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {
+  /** The SQLite file (unused when databaseUrl is set). */
   readonly dbFile: string;
+  /** PostgreSQL's connection URL (SPEC 16): set, the database is there instead of dbFile. */
+  readonly databaseUrl: string | undefined;
+  /** Where the database is: databaseUrl, else dbFile (what src/db/connect.ts's openDatabase takes). */
+  readonly database: string;
   readonly port: number;
   readonly host: string;
   /** Public base URL without a trailing slash ({base_url}). */
@@ -105,6 +110,7 @@ export interface Config {
 /** What the CLI may pass; every field optional, strings as typed on the command line. */
 export interface ConfigFlags {
   db?: string | undefined;
+  databaseUrl?: string | undefined;
   port?: string | number | undefined;
   host?: string | undefined;
   baseUrl?: string | undefined;
@@ -210,6 +216,28 @@ function secretKeySetting(env: Record<string, string | undefined>): string | und
   return secretKey('CODRAIL_SECRET_KEY_FILE', text);
 }
 
+/** A PostgreSQL connection URL (`postgres://` or `postgresql://`); anything else names a SQLite file. */
+export const isPostgresUrl = (where: string): boolean => /^postgres(ql)?:\/\//i.test(where);
+
+function postgresUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!isPostgresUrl(value)) throw bad('database-url', 'must be a postgres:// or postgresql:// URL');
+  try {
+    new URL(value);
+  } catch {
+    throw bad('database-url', 'is not a valid URL');
+  }
+  return value;
+}
+
+/** The database as it may be shown (banners, `migrate`'s answer): a URL without its password. */
+export function databaseLabel(config: Pick<Config, 'dbFile' | 'databaseUrl'>): string {
+  if (config.databaseUrl === undefined) return config.dbFile;
+  const url = new URL(config.databaseUrl);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
 function httpUrl(setting: string, value: string | undefined): string | undefined {
   if (value !== undefined && !/^https?:\/\/[^\s]+$/.test(value)) throw bad(setting, 'must be an http(s) URL');
   return value?.replace(/\/+$/, '');
@@ -249,8 +277,18 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   if (!LOG_LEVELS.includes(logLevel)) throw bad('log-level', `must be one of ${LOG_LEVELS.join(', ')}`);
   const fulfillmentUrl = pick(flags.fulfillmentUrl, env.CODRAIL_FULFILLMENT_URL) as string | undefined;
   if (fulfillmentUrl !== undefined && !/^https?:\/\//.test(fulfillmentUrl)) throw bad('fulfillment-url', 'must be an http(s) URL');
+  const dbFile = String(pick(flags.db, env.CODRAIL_DB) ?? './codrail.sqlite');
+  // `--db postgres://…` means PostgreSQL too: what someone who typed it wants, not a file of that name.
+  const databaseUrl = postgresUrl((pick(flags.databaseUrl, env.CODRAIL_DATABASE_URL) as string | undefined) ?? (isPostgresUrl(dbFile) ? dbFile : undefined));
+  const secret = secretKeySetting(env);
+  // Instances sharing one PostgreSQL must seal and open secrets with one key; a key file beside a
+  // SQLite database has no equivalent there, so the key is given, never made up per machine.
+  if (databaseUrl !== undefined && secret === undefined)
+    throw badEnvironment('CODRAIL_SECRET_KEY_FILE', 'is needed with CODRAIL_DATABASE_URL: every instance on one PostgreSQL must use the same sealing key (openssl rand -base64 32 > /etc/codrail/secret.key)');
   return Object.freeze({
-    dbFile: String(pick(flags.db, env.CODRAIL_DB) ?? './codrail.sqlite'),
+    dbFile,
+    databaseUrl,
+    database: databaseUrl ?? dbFile,
     port,
     host,
     baseUrl: baseUrl(pick(flags.baseUrl, env.CODRAIL_BASE_URL) as string | undefined, host, port),
@@ -272,7 +310,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     ratePhonePerHour: int('rate-phone-per-hour', pick(flags.ratePhonePerHour, env.CODRAIL_RATE_PHONE_PER_HOUR), DEFAULT_RATE_PHONE_PER_HOUR, 1, 1_000_000),
     rateRegisterPerHour: int('rate-register-per-hour', pick(flags.rateRegisterPerHour, env.CODRAIL_RATE_REGISTER_PER_HOUR), OAUTH_REGISTER_PER_HOUR, 1, 1_000_000),
     wholeCurrencies: currencyList(pick(flags.wholeCurrencies, env.CODRAIL_WHOLE_CURRENCIES) as string | undefined),
-    secretKey: secretKeySetting(env),
+    secretKey: secret,
     secretKeysPrevious: (env.CODRAIL_SECRET_KEY_PREVIOUS ?? '')
       .split(',')
       .filter((k) => k.trim())

@@ -70,6 +70,18 @@ export const MAX_KEY_LENGTH = 100;
 export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 /** SQLite's page cache per connection, in KiB (PRAGMA cache_size = -N). */
 export const SQLITE_CACHE_KIB = 16_384;
+/** PostgreSQL (issue 28): connections per process's pool. Two instances take 2× this of the server's max_connections (100 by default). */
+export const PG_POOL_MAX = 10;
+/** How long a new PostgreSQL connection may take before the query that needed it fails. */
+export const PG_CONNECT_TIMEOUT_MS = 10_000;
+/** A statement that runs longer is cancelled by the server (a lock held by a stuck process, a runaway query). */
+export const PG_STATEMENT_TIMEOUT_MS = 30_000;
+/** A connection idle inside a transaction this long is closed by the server, releasing its locks. */
+export const PG_IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+/** A transaction that fails to serialize (SQLSTATE 40001, 40P01) is run again, this many times at most. */
+export const PG_SERIALIZATION_RETRIES = 10;
+/** How far apart those runs are: a random wait up to this, doubled at each retry. */
+export const PG_RETRY_BASE_MS = 5;
 /** How far serve's V8 heap may grow past what survived the last full collection, in percent (V8's own heuristic allows up to 300). */
 export const SERVE_HEAP_GROWING_PERCENT = 50;
 /** serve's WAL checkpoints, in a worker thread (src/db/checkpointer.ts): how often it copies the log back. */

@@ -10,7 +10,9 @@ import type { Config } from './config.ts';
 import { SECRET_KEY_BYTES, SecretBox } from './domain/secret-box.ts';
 import { AppError } from './errors.ts';
 
-export const keyFileOf = (dbFile: string): string | undefined => (dbFile === ':memory:' || dbFile === '' ? undefined : `${dbFile}.key`);
+/** The key file beside a SQLite database; none for an in-memory one, nor on PostgreSQL (config.ts requires the key there). */
+export const keyFileOf = (dbFile: string, databaseUrl?: string): string | undefined =>
+  databaseUrl !== undefined || dbFile === ':memory:' || dbFile === '' ? undefined : `${dbFile}.key`;
 
 function decodeKey(text: string, where: string): Buffer {
   const key = Buffer.from(text.trim(), 'base64');
@@ -43,17 +45,17 @@ function createKeyFile(file: string): Buffer {
 
 /** The sealing box, resolved on first use so commands that never touch a secret never create a key. */
 export class SecretKeys {
-  readonly #config: Pick<Config, 'dbFile' | 'secretKey' | 'secretKeysPrevious'>;
+  readonly #config: Pick<Config, 'dbFile' | 'databaseUrl' | 'secretKey' | 'secretKeysPrevious'>;
   #box: SecretBox | undefined;
 
-  constructor(config: Pick<Config, 'dbFile' | 'secretKey' | 'secretKeysPrevious'>) {
+  constructor(config: Pick<Config, 'dbFile' | 'databaseUrl' | 'secretKey' | 'secretKeysPrevious'>) {
     this.#config = config;
   }
 
   box(): SecretBox {
     if (this.#box) return this.#box;
-    const { secretKey, secretKeysPrevious, dbFile } = this.#config;
-    const file = keyFileOf(dbFile);
+    const { secretKey, secretKeysPrevious, dbFile, databaseUrl } = this.#config;
+    const file = keyFileOf(dbFile, databaseUrl);
     const previous = secretKeysPrevious.map((k, i) => decodeKey(k, `CODRAIL_SECRET_KEY_PREVIOUS[${i}]`));
     if (secretKey !== undefined) {
       const fromFile = file ? readKeyFile(file) : undefined;
@@ -68,6 +70,6 @@ export class SecretKeys {
 
   /** Where the key comes from, for the README's promise and `codrail secrets rotate`'s report. */
   source(): string {
-    return this.#config.secretKey !== undefined ? 'CODRAIL_SECRET_KEY' : (keyFileOf(this.#config.dbFile) ?? 'memory (in-memory database)');
+    return this.#config.secretKey !== undefined ? 'CODRAIL_SECRET_KEY' : (keyFileOf(this.#config.dbFile, this.#config.databaseUrl) ?? 'memory (in-memory database)');
   }
 }

@@ -4,6 +4,15 @@
 // A failure reaches program.ts's run(), which prints it the CLI's way.
 import type { Command } from 'commander';
 import { config, globals, print } from './output.ts';
+import { invalidState } from '../errors.ts';
+import type { Config } from '../config.ts';
+
+/** Both are SQLite's: PostgreSQL has its own tools, which the README's "Backups" section gives. */
+function sqliteOnly(c: Config, command: string): Config {
+  if (c.databaseUrl !== undefined)
+    throw invalidState(`codrail ${command} copies a SQLite file; on PostgreSQL use pg_dump and pg_restore (README, "Backups"), and keep the sealing key (CODRAIL_SECRET_KEY_FILE) with the dump`);
+  return c;
+}
 
 const load = () => import('../db/backup.ts');
 
@@ -13,7 +22,7 @@ export function register(program: Command): void {
     .description("take a consistent copy of the database while serve runs (SQLite's online backup), with the key file beside it as FILE.key")
     .argument('<file>', 'where to write the copy: a new file (never overwritten)')
     .action(async (file: string, _o: unknown, cmd: Command) => {
-      const c = config(globals(cmd));
+      const c = sqliteOnly(config(globals(cmd)), 'backup');
       const result = await (await load()).backupDatabase(c.dbFile, file, c.secretKey !== undefined);
       const key =
         result.key === null
@@ -28,7 +37,7 @@ export function register(program: Command): void {
     .description('put a backup in place of the database: refused while serve (or any command) has it open; the current database is kept beside it')
     .argument('<file>', 'a file written by codrail backup (its FILE.key, when present, restores the key file too)')
     .action(async (file: string, _o: unknown, cmd: Command) => {
-      const c = config(globals(cmd));
+      const c = sqliteOnly(config(globals(cmd)), 'restore');
       const result = (await load()).restoreDatabase(c.dbFile, file, new Date());
       const lines = [
         `restored ${result.restored_from} to ${result.database} (${result.orders} orders)`,

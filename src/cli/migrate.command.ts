@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { print, withApp, globals } from './output.ts';
+import { databaseLabel } from '../config.ts';
 
 // Use-cases load when a command runs, so `codrail --help` starts fast (SPEC 14).
 const loadApp = () => import('../app.ts');
@@ -9,7 +10,7 @@ export function register(program: Command): void {
     .command('migrate')
     .description('apply pending database migrations and load the bundled city catalogs')
     .action(async (_opts, cmd: Command) => {
-      const result = await withApp(cmd, async (app) => ({ database: app.config.dbFile, ...(await (await loadApp()).migrate(app)) }), { migrate: false });
+      const result = await withApp(cmd, async (app) => ({ database: databaseLabel(app.config), ...(await (await loadApp()).migrate(app)) }), { migrate: false });
       print(
         globals(cmd),
         result,

@@ -8,6 +8,7 @@ import { terminalText, terminalValue } from '../domain/terminal-text.ts';
 
 export interface GlobalOptions {
   db?: string;
+  databaseUrl?: string;
   json?: boolean;
 }
 
@@ -71,7 +72,7 @@ export function fail(error: unknown): never {
 }
 
 export function config(opts: GlobalOptions, flags: ConfigFlags = {}): Config {
-  return loadConfig({ db: opts.db, ...flags });
+  return loadConfig({ db: opts.db, databaseUrl: opts.databaseUrl, ...flags });
 }
 
 /**

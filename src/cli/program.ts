@@ -25,6 +25,7 @@ export async function buildProgram(argv: readonly string[], version = '0.1.0'): 
     .description('cash-on-delivery commerce rail: order API, account operations, city catalogs, fulfillment push')
     .version(version)
     .option('--db <file>', 'SQLite database file (CODRAIL_DB, default ./codrail.sqlite)')
+    .option('--database-url <url>', 'PostgreSQL instead of SQLite: postgres://user:password@host/db (CODRAIL_DATABASE_URL)')
     .option('--json', 'print exactly one JSON document on stdout')
     .showHelpAfterError()
     .exitOverride();

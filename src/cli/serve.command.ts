@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
-import { baseUrlIsExplicit, loadConfig, withListenPort, type ConfigFlags } from '../config.ts';
+import { baseUrlIsExplicit, databaseLabel, loadConfig, withListenPort, type ConfigFlags } from '../config.ts';
 import { CONFIRMATION_TIMER_MS, SERVE_HEAP_GROWING_PERCENT, SWEEP_INTERVAL_MS } from '../limits.ts';
 import { fail, globals } from './output.ts';
 import { AppError } from '../errors.ts';
@@ -98,7 +98,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
   // Behind a proxy the public base URL is not where the socket listens: the banner says both.
   const local = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   const out: string[] = [
-    local === base ? `codrail listening on ${base}  (database ${config.dbFile})` : `codrail listening on ${local}  (public base URL ${base}; database ${config.dbFile})`,
+    local === base ? `codrail listening on ${base}  (database ${databaseLabel(config)})` : `codrail listening on ${local}  (public base URL ${base}; database ${databaseLabel(config)})`,
     `  health:   curl ${base}/healthz`,
     `  cities:   curl '${base}/api/geo/cities?country=CO'`,
     `  openapi:  ${base}/openapi.json`,

@@ -11,7 +11,7 @@
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { sql } from 'kysely';
-import type { Db } from './connect.ts';
+import { dialectOf, type Db } from './connect.ts';
 import type { Logger } from '../log.ts';
 import { CHECKPOINT_FALLBACK_PAGES, CHECKPOINT_INTERVAL_MS } from '../limits.ts';
 
@@ -44,7 +44,8 @@ parentPort.on('message', () => {
 
 /** Starts checkpointing `file` from a worker thread; `db` is the server's connection to it. */
 export async function startCheckpointer(db: Db, file: string, log: Logger): Promise<Checkpointer | undefined> {
-  if (file === '' || file === ':memory:') return undefined;
+  // PostgreSQL checkpoints itself; an in-memory SQLite database has no log to copy back.
+  if (dialectOf(db) !== 'sqlite' || file === '' || file === ':memory:') return undefined;
   await sql.raw(`PRAGMA wal_autocheckpoint = ${CHECKPOINT_FALLBACK_PAGES}`).execute(db);
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER, { eval: true, workerData: { file, driver, intervalMs: CHECKPOINT_INTERVAL_MS } });

@@ -1,11 +1,23 @@
 import { closeSync, fchmodSync, openSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, PostgresAdapter, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Database } from './tables/index.ts';
 import { SQLITE_BUSY_TIMEOUT_MS, SQLITE_CACHE_KIB } from '../limits.ts';
 import { ReadCache } from './read-cache.ts';
+import { openPostgres } from './postgres.ts';
+import { isPostgresUrl } from '../config.ts';
 
 export type Db = Kysely<Database>;
+
+/** The two databases codrail runs on (SPEC 16): SQLite embedded, PostgreSQL past one machine. */
+export type Dialect = 'sqlite' | 'postgres';
+
+
+/**
+ * Which database `db` (or a transaction or connection of it) talks to. The few statements whose SQL
+ * differs between the two ask this; everything else is written once in SQL both accept.
+ */
+export const dialectOf = (db: Kysely<any>): Dialect => (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
 
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -39,8 +51,18 @@ class StatementCache implements SqliteDatabase {
 
 export interface OpenedDatabase {
   db: Db;
-  raw: BetterSqlite3.Database;
+  dialect: Dialect;
+  /** The SQLite connection itself (its backup, pragmas, the checkpointer); undefined on PostgreSQL. */
+  raw: BetterSqlite3.Database | undefined;
   close(): Promise<void>;
+}
+
+/**
+ * Opens the database `where` names (the one place the dialect is chosen): a `postgres://` URL opens
+ * a pool on PostgreSQL, anything else the SQLite file of that name.
+ */
+export function openDatabase(where: string): OpenedDatabase {
+  return isPostgresUrl(where) ? openPostgres(where) : openSqlite(where);
 }
 
 /**
@@ -68,7 +90,7 @@ function createPrivately(file: string): void {
 }
 
 /** Opens the SQLite file in WAL mode with foreign keys and a busy timeout (SPEC 2). */
-export function openDatabase(file: string): OpenedDatabase {
+function openSqlite(file: string): OpenedDatabase {
   createPrivately(file);
   const raw = new BetterSqlite3(file);
   raw.pragma('journal_mode = WAL');
@@ -82,6 +104,7 @@ export function openDatabase(file: string): OpenedDatabase {
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new StatementCache(raw) }) });
   return {
     db,
+    dialect: 'sqlite',
     raw,
     close: () => db.destroy(),
   };

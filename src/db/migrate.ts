@@ -1,13 +1,16 @@
 import { Migrator, type MigrationProvider, type Migration } from 'kysely';
-import type { Db } from './connect.ts';
-import { migrations } from './migrations/index.ts';
+import { dialectOf, type Db } from './connect.ts';
+import { migrations, postgresMigrations } from './migrations/index.ts';
 import { invalidState } from '../errors.ts';
 
-const provider: MigrationProvider = {
-  getMigrations: async (): Promise<Record<string, Migration>> => migrations,
+const providers: Record<'sqlite' | 'postgres', MigrationProvider> = {
+  sqlite: { getMigrations: async (): Promise<Record<string, Migration>> => migrations },
+  postgres: { getMigrations: async (): Promise<Record<string, Migration>> => postgresMigrations },
 };
 
-const migrator = (db: Db) => new Migrator({ db, provider });
+// On PostgreSQL kysely takes a transaction-scoped advisory lock while it migrates: two instances
+// started together run each migration once.
+const migrator = (db: Db) => new Migrator({ db, provider: providers[dialectOf(db)] });
 
 /** Runs every pending migration; returns the names it applied. */
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -1,12 +1,18 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
-import type { Db } from './connect.ts';
+import { dialectOf, type Db } from './connect.ts';
 import type { Database } from './tables/index.ts';
-import { GROUP_COMMIT_MAX_MS, GROUP_COMMIT_MAX_WRITES } from '../limits.ts';
+import { GROUP_COMMIT_MAX_MS, GROUP_COMMIT_MAX_WRITES, PG_RETRY_BASE_MS, PG_SERIALIZATION_RETRIES } from '../limits.ts';
 
-export type Tx = Kysely<Database>;
+declare const inTransaction: unique symbol;
+/**
+ * A connection inside a write transaction (issue 28): what writeTransaction hands its function. A
+ * query function that must run inside one takes a Tx, and a plain Db does not type-check there.
+ */
+export type Tx = Kysely<Database> & { readonly [inTransaction]: true };
 
 /** What to do once a transaction committed (counters, wake-ups): dropped when it rolls back. */
-const committed = new WeakMap<Tx, (() => void)[]>();
+const committed = new WeakMap<object, (() => void)[]>();
 
 interface Pending {
   fn: (tx: Tx) => Promise<unknown>;
@@ -61,7 +67,8 @@ class GroupCommitter {
     const settled: Settled[] = [];
     let current: Pending | undefined;
     try {
-      await this.db.connection().execute(async (conn) => {
+      await this.db.connection().execute(async (connection) => {
+        const conn = connection as Tx;
         // BEGIN IMMEDIATE takes SQLite's write lock up front: another process (the CLI beside
         // `serve`) waits on the busy timeout instead of failing the upgrade from a read snapshot.
         await sql`BEGIN IMMEDIATE`.execute(conn);
@@ -117,18 +124,58 @@ class GroupCommitter {
 
 const committers = new WeakMap<Db, GroupCommitter>();
 
+/** PostgreSQL's isolation for a transaction: SERIALIZABLE unless its function says it needs less. */
+export type Isolation = 'serializable' | 'read committed';
+
+const RETRYABLE = new Set([
+  '40001', // serialization_failure: SERIALIZABLE found an order of transactions it cannot give
+  '40P01', // deadlock_detected: one of two transactions waiting on each other was cancelled
+]);
+
 /**
- * A write transaction: `fn` runs inside SQLite's write lock, and the returned promise settles once
- * its writes are committed (or rolled back, with its error). Multi-row writes go through here (STYLE).
+ * PostgreSQL (SPEC 16): several processes write at once, so a transaction that reads and then writes
+ * (a duplicate check before an insert, a code redeemed once, a job claimed) gets SERIALIZABLE: it
+ * commits only if the outcome is one that running the transactions one at a time could give, the
+ * guarantee SQLite's single writer gives by construction. One that fails to serialize is run again,
+ * whole, after a short random wait; `fn` does nothing outside the database before it commits
+ * (what it must do after goes through afterCommit), so running it again is safe.
  */
-export function writeTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+async function postgresTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, isolation: Isolation): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const after: (() => void)[] = [];
+    try {
+      const value = await db
+        .transaction()
+        .setIsolationLevel(isolation)
+        .execute(async (trx) => {
+          const tx = trx as unknown as Tx;
+          committed.set(tx, after);
+          return fn(tx);
+        });
+      for (const run of after) run();
+      return value;
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (typeof code !== 'string' || !RETRYABLE.has(code) || attempt >= PG_SERIALIZATION_RETRIES) throw error;
+      await sleep(Math.random() * PG_RETRY_BASE_MS * 2 ** Math.min(attempt, 6));
+    }
+  }
+}
+
+/**
+ * A write transaction: `fn` runs inside SQLite's write lock (on PostgreSQL, a SERIALIZABLE
+ * transaction, or the isolation given), and the returned promise settles once its writes are
+ * committed (or rolled back, with its error). Multi-row writes go through here (STYLE).
+ */
+export function writeTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, isolation: Isolation = 'serializable'): Promise<T> {
+  if (dialectOf(db) === 'postgres') return postgresTransaction(db, fn, isolation);
   let committer = committers.get(db);
   if (!committer) committers.set(db, (committer = new GroupCommitter(db)));
   return committer.submit(fn);
 }
 
 /** Runs `fn` once the transaction `tx` commits (at once when `tx` is not inside writeTransaction). */
-export function afterCommit(tx: Tx, fn: () => void): void {
+export function afterCommit(tx: Tx | Db, fn: () => void): void {
   const list = committed.get(tx);
   if (list) list.push(fn);
   else fn();

@@ -211,12 +211,14 @@ export class Outbox<J extends OutboxRow> {
     const filter = { now: now.toISOString(), leaseUntil: this.#lease(now), limit, ...(only ? { only } : {}) };
     const open = this.circuits.open();
     const exclude = [...new Set([...open, ...held.paused, ...held.caps.keys()])];
-    const jobs = await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, exclude }));
+    // Claims lock the rows they take and skip others' (FOR UPDATE SKIP LOCKED on PostgreSQL): READ
+    // COMMITTED is what that needs, and the claim's UPDATE re-checks each row as it is.
+    const jobs = await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, exclude }), 'read committed');
     const skip = new Set([...open, ...held.paused]);
     for (const [destination, cap] of held.caps) {
       const room = Math.min(cap - (this.#inFlight.get(destination) ?? 0), limit - jobs.length);
       if (skip.has(destination) || room <= 0) continue;
-      jobs.push(...(await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, one: destination, limit: room }))));
+      jobs.push(...(await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, one: destination, limit: room }), 'read committed')));
     }
     for (const destination of this.circuits.probesDue()) {
       if (held.paused.includes(destination) || (this.#inFlight.get(destination) ?? 0) >= (held.caps.get(destination) ?? Number.POSITIVE_INFINITY)) {
@@ -224,7 +226,7 @@ export class Outbox<J extends OutboxRow> {
         this.circuits.probeSkipped(destination);
         continue;
       }
-      const [probe] = await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, probe: destination }));
+      const [probe] = await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, probe: destination }), 'read committed');
       if (probe) jobs.push(probe);
       else this.circuits.probeSkipped(destination);
     }
@@ -241,7 +243,7 @@ export class Outbox<J extends OutboxRow> {
   /** Claims one job by id now (a tool that pushes now), unless it is in flight under a live lease. */
   async claim(jobId: string): Promise<J | undefined> {
     const now = this.#deps.clock.now();
-    return writeTransaction(this.#deps.db, (tx) => claimById<J>(tx, this.#kind.table, jobId, now.toISOString(), this.#lease(now)));
+    return writeTransaction(this.#deps.db, (tx) => claimById<J>(tx, this.#kind.table, jobId, now.toISOString(), this.#lease(now)), 'read committed');
   }
 
   /** One try of a claimed job, then its settle: by the loop, or by a tool that claimed it. */

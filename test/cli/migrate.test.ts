@@ -133,7 +133,7 @@ test('a database a newer release migrated is refused with what to do, not a stac
   try {
     await cliJson(db.file, ['migrate']);
     const newer = openDatabase(db.file);
-    newer.raw.prepare("INSERT INTO kysely_migration (name, timestamp) VALUES ('9999-from-the-future', '2030-01-01T00:00:00.000Z')").run();
+    newer.raw!.prepare("INSERT INTO kysely_migration (name, timestamp) VALUES ('9999-from-the-future', '2030-01-01T00:00:00.000Z')").run();
     await newer.close();
     const r = await cliFails(db.file, ['orders', 'list'], 1);
     assert.equal(r.error.code, 'invalid_state');

@@ -17,7 +17,7 @@ test('openDatabase creates a new database and its -wal and -shm files readable b
   const file = `${tmp.file}.direct`;
   const opened = openDatabase(file);
   try {
-    opened.raw.exec('CREATE TABLE buyers (nombre TEXT); INSERT INTO buyers VALUES (\'Ana Gómez\')');
+    opened.raw!.exec('CREATE TABLE buyers (nombre TEXT); INSERT INTO buyers VALUES (\'Ana Gómez\')');
     for (const f of companions(file)) {
       assert.ok(existsSync(f), `${f} exists while the database is open`);
       assert.equal(modeOf(f), '600', f);
@@ -33,7 +33,7 @@ test('openDatabase leaves the mode of an existing database file as its operator 
   chmodSync(file, 0o640);
   const opened = openDatabase(file);
   try {
-    opened.raw.exec('CREATE TABLE t (x)');
+    opened.raw!.exec('CREATE TABLE t (x)');
     for (const f of companions(file)) assert.equal(modeOf(f), '640', f);
   } finally {
     await opened.close();

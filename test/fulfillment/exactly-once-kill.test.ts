@@ -2,6 +2,7 @@
 // send — the fail point kills the real process right there, as a power cut would — then started
 // again: exactly one platform order per order, one cancel request per cancelled order, and a message
 // that may have reached the buyer is never sent again.
+import { databaseEnv } from '../helpers/test-database.ts';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempDbFile } from '../helpers/server.ts';
@@ -116,7 +117,7 @@ test('serve killed after the Cloud API accepted a message and before codrail rec
     await withApp(
       db.file,
       async (app) => {
-        const worker = startWhatsappWorker({ ...app, config: loadConfig({ db: db.file, whatsappUrl: cloud.url }, {}) })!;
+        const worker = startWhatsappWorker({ ...app, config: loadConfig({ db: db.file, whatsappUrl: cloud.url }, databaseEnv()) })!;
         try {
           await until('the interrupted message to be settled', () => row().status !== 'sending');
         } finally {

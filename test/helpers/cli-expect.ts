@@ -1,5 +1,6 @@
 // Assertions over the spawned CLI (SPEC 9): with --json, stdout is exactly one JSON document;
 // failures print nothing on stdout, a message on stderr, and exit 1 (failure) or 2 (usage).
+import { databaseEnv } from './test-database.ts';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { runCli, type CliResult } from './cli.ts';
@@ -55,7 +56,7 @@ export const count = (file: string, table: string): number =>
 
 /** Opens the app in-process on the same file (to set up data through the real use-cases), then closes it. */
 export async function withApp<T>(file: string, fn: (app: App) => Promise<T>, options: { clock?: Clock } = {}): Promise<T> {
-  const app = await openApp(loadConfig({ db: file }, {}), { log: createLogger('silent'), ...options });
+  const app = await openApp(loadConfig({ db: file }, databaseEnv()), { log: createLogger('silent'), ...options });
   try {
     await migrate(app);
     return await fn(app);

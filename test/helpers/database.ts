@@ -36,10 +36,14 @@ export function migratedDatabase(setup?: (database: MigratedDatabase) => Promise
       return open().db;
     },
     get raw() {
-      return open().raw;
+      return open().raw ?? sqliteOnly();
     },
   };
   return database;
+}
+
+function sqliteOnly(): never {
+  throw new Error('the SQLite connection of a test run on PostgreSQL: this test reads SQLite itself');
 }
 
 function notYetOpen(): never {

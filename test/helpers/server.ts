@@ -1,7 +1,4 @@
-// Real seams for tests: a temp SQLite file, the server in-process on port 0, called with fetch.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// Real seams for tests: a temp database (SQLite, or PostgreSQL in the suite's PostgreSQL run), the server in-process on port 0, called with fetch.
 import { Writable } from 'node:stream';
 import { loadConfig, withListenPort, type ConfigFlags } from '../../src/config.ts';
 import { openApp, migrate, type App, type Deps } from '../../src/app.ts';
@@ -9,6 +6,7 @@ import { createLogger } from '../../src/log.ts';
 import { createHttpServer, type HttpServer } from '../../src/http/server.ts';
 import { loadRoutes } from '../../src/cli/serve.command.ts';
 import type { Clock } from '../../src/clock.ts';
+import { databaseEnv, tempDatabase } from './test-database.ts';
 
 export interface TestServer {
   url: string;
@@ -22,10 +20,8 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export function tempDbFile(): { file: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'codrail-test-'));
-  return { file: join(dir, 'codrail.sqlite'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
+/** A new database for one test: a SQLite file, or a PostgreSQL database in the suite's PostgreSQL run. */
+export const tempDbFile = tempDatabase;
 
 export async function startServer(flags: ConfigFlags = {}, options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestServer> {
   const tmp = tempDbFile();
@@ -36,7 +32,7 @@ export async function startServer(flags: ConfigFlags = {}, options: { clock?: Cl
       done();
     },
   });
-  const config = loadConfig({ port: 0, logLevel: 'info', ...flags, db: tmp.file }, options.env ?? {});
+  const config = loadConfig({ port: 0, logLevel: 'info', ...flags, db: tmp.file }, { ...databaseEnv(options.env), ...options.env });
   const app = await openApp(config, { log: createLogger('info', sink), ...(options.clock ? { clock: options.clock } : {}) });
   await migrate(app);
   const http = createHttpServer(app, await loadRoutes());

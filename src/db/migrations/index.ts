@@ -17,6 +17,7 @@ import * as storeTrust from './0015-store-trust.migration.ts';
 import * as confirmationAndRisk from './0016-confirmation-and-risk.migration.ts';
 import * as hotPath from './0017-hot-path.migration.ts';
 import * as claimByDestination from './0018-claim-by-destination.migration.ts';
+import * as postgresBaseline from './postgres/0001-postgres-baseline.migration.ts';
 
 /** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,12 @@ export const migrations: Record<string, Migration> = {
   '0016-confirmation-and-risk': confirmationAndRisk,
   '0017-hot-path': hotPath,
   '0018-claim-by-destination': claimByDestination,
+};
+
+/**
+ * PostgreSQL's (issue 28): the schema of 0001–0018 in one step, then each later change under the
+ * same name as SQLite's (test/db/schema-parity.test.ts compares the two schemas).
+ */
+export const postgresMigrations: Record<string, Migration> = {
+  '0001-postgres-baseline': postgresBaseline,
 };

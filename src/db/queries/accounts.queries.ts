@@ -1,7 +1,7 @@
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
 import type { AccountsTable, UsersTable } from '../tables/index.ts';
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 
 export const insertAccount = (db: Db | Tx, row: AccountsTable) => db.insertInto('accounts').values(row).execute();
 
@@ -15,7 +15,9 @@ export const listAccounts = (db: Db) => db.selectFrom('accounts').selectAll().or
 export const insertUser = (db: Db | Tx, row: Insertable<UsersTable>) => db.insertInto('users').values(row).execute();
 
 export const findUserByEmail = (db: Db, email: string) =>
-  db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  // Case-insensitive in ASCII letters, as the address is unique (SQLite's COLLATE NOCASE, PostgreSQL's
+  // index on lower(email) of a COLLATE "C" column): lower() changes only those on both.
+  db.selectFrom('users').selectAll().where(sql<string>`lower(email)`, '=', email.replace(/[A-Z]+/g, (s) => s.toLowerCase())).executeTakeFirst();
 
 export const listUsers = (db: Db, accountId?: string) => {
   let q = db.selectFrom('users').select(['id', 'account_id', 'email', 'role', 'created_at', 'disabled_at']);

@@ -29,7 +29,7 @@ export const listLandingPage = (db: Db, f: LandingPageFilter) => {
   if (f.productId) q = q.where('landing_pages.product_id', '=', f.productId);
   if (f.published !== undefined) q = q.where('landing_pages.published', '=', f.published ? 1 : 0);
   const text = f.text;
-  if (text) q = q.where((eb) => eb.or([containing('landing_pages.title', text), containing('landing_pages.slug', text)]));
+  if (text) q = q.where((eb) => eb.or([containing(db, 'landing_pages.title', text), containing(db, 'landing_pages.slug', text)]));
   if (f.after) q = q.where(before('landing_pages.created_at', 'landing_pages.id', f.after));
   return q.orderBy('landing_pages.created_at', 'desc').orderBy('landing_pages.id', 'desc').limit(f.limit).execute();
 };

@@ -1,5 +1,5 @@
 import { sql, type Expression, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
-import { after as afterKey, type After } from './keyset.ts';
+import { after as afterKey, containing, type After } from './keyset.ts';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
 import type { ConfirmationState } from '../../domain/confirmation.ts';
@@ -53,14 +53,12 @@ export const findRecentDuplicate = (
 
 /** Free-text search over number, buyer name, phone and city. */
 export const searchOrders = (db: Db, text: string, limit: number) => {
-  const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const digits = text.replace(/\D+/g, '');
   return db
     .selectFrom('orders')
     .selectAll()
     .where((eb) => {
-      // The pattern escapes % _ \ with a backslash, which SQLite honours only with an ESCAPE clause.
-      const contains = (column: 'nombre' | 'ciudad' | 'telefono') => sql<SqlBool>`${sql.ref(column)} like ${like} escape '\\'`;
+      const contains = (column: 'nombre' | 'ciudad' | 'telefono') => containing(db, column, text);
       const ors: Expression<SqlBool>[] = [contains('nombre'), contains('ciudad'), contains('telefono'), eb('id', '=', text)];
       if (digits.length >= 3) ors.push(eb('telefono_e164', 'like', `%${digits}%`));
       if (/^\d+$/.test(text)) ors.push(eb('order_number', '=', Number(text)));
@@ -177,11 +175,9 @@ export const listAccountOrders = (db: Db, f: AccountOrderFilter) => {
     );
   const text = f.text;
   if (text) {
-    const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const digits = text.replace(/\D+/g, '');
     q = q.where((eb) => {
-      // The pattern escapes % _ \ with a backslash, which SQLite honours only with an ESCAPE clause.
-      const contains = (column: 'orders.nombre' | 'orders.telefono' | 'orders.ciudad') => sql<SqlBool>`${sql.ref(column)} like ${like} escape '\\'`;
+      const contains = (column: 'orders.nombre' | 'orders.telefono' | 'orders.ciudad') => containing(db, column, text);
       const ors: Expression<SqlBool>[] = [contains('orders.nombre'), contains('orders.telefono'), contains('orders.ciudad')];
       if (digits.length >= 3) ors.push(eb('orders.telefono_e164', 'like', `%${digits}%`));
       if (/^\d{1,12}$/.test(text)) ors.push(eb('orders.order_number', '=', Number(text)));

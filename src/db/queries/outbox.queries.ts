@@ -7,7 +7,7 @@
 // one database never run one job twice; PostgreSQL can later take the same rows `FOR UPDATE SKIP
 // LOCKED` with the same shape. Only the holder of a lease settles its job.
 import { sql, type Kysely } from 'kysely';
-import type { Db } from '../connect.ts';
+import { dialectOf, type Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
 import type { IntentChange } from '../../outbox/intent.ts';
 
@@ -75,7 +75,7 @@ function claimedSet(t: OutboxTable, now: string, leaseUntil: string) {
     lease_until: leaseUntil,
     attempts: sql<number>`attempts + 1`,
     first_attempt_at: sql<string>`coalesce(first_attempt_at, ${now})`,
-    unknown_outcome: sql<number>`case when ${sql.ref(t.state)} = ${t.inFlight} then max(unknown_outcome, 1) else unknown_outcome end`,
+    unknown_outcome: sql<number>`case when ${sql.ref(t.state)} = ${t.inFlight} then (case when unknown_outcome > 1 then unknown_outcome else 1 end) else unknown_outcome end`,
     updated_at: now,
   };
 }
@@ -87,9 +87,9 @@ function claimedSet(t: OutboxTable, now: string, leaseUntil: string) {
  * (5 ms per claim at 50,000 waiting rows).
  */
 function claimable(t: OutboxTable, now: string, probe: boolean) {
-  const due = probe ? sql`1` : sql`next_attempt_at <= ${now}`;
+  const due = probe ? sql`true` : sql`next_attempt_at <= ${now}`;
   const lost = 'reclaim' in t.expiredLease ? sql` when ${sql.ref(t.state)} = ${t.inFlight} then lease_until < ${now}` : sql``;
-  return sql<boolean>`(case when ${sql.ref(t.state)} in (${sql.join(t.waiting)}) then ${due}${lost} else 0 end)`;
+  return sql<boolean>`(case when ${sql.ref(t.state)} in (${sql.join(t.waiting)}) then ${due}${lost} else false end)`;
 }
 
 /** Due jobs become in flight under a lease, one more attempt counted before anything is sent. */
@@ -112,6 +112,10 @@ export async function claimDue<J extends OutboxRow>(tx: Tx, t: OutboxTable, f: C
   // filter on the state's range instead would walk past every other destination's due jobs.
   const single = f.probe ?? f.one;
   const named = single !== undefined ? [single].filter((d) => f.only === undefined || f.only.includes(d)) : f.only?.filter((d) => !f.exclude?.includes(d));
+  // PostgreSQL, several instances claiming at once (SPEC 16): each takes row locks on the candidates
+  // it read and passes over those another has locked, so two workers never wait on, or claim, the
+  // same job; the UPDATE below re-checks each row's state as it is now. SQLite has one writer.
+  const skipLocked = dialectOf(tx) === 'postgres';
   const candidates: { id: string; next_attempt_at: string }[] = [];
   for (const destination of named ?? [undefined])
     for (const range of ranges) {
@@ -134,7 +138,9 @@ export async function claimDue<J extends OutboxRow>(tx: Tx, t: OutboxTable, f: C
           ),
         );
       }
-      candidates.push(...((await q.orderBy('j.next_attempt_at').limit(limit).execute()) as { id: string; next_attempt_at: string }[]));
+      q = q.orderBy('j.next_attempt_at').limit(limit);
+      if (skipLocked) q = q.forUpdate().skipLocked();
+      candidates.push(...((await q.execute()) as { id: string; next_attempt_at: string }[]));
     }
   const due = candidates.sort((a, b) => (a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : 0)).slice(0, limit);
   if (due.length === 0) return [];
@@ -163,7 +169,7 @@ const held = (db: Db | Tx, t: OutboxTable, job: Pick<OutboxRow, 'id' | 'lease_un
 const one = (result: { numUpdatedRows: bigint }) => Number(result.numUpdatedRows) === 1;
 
 const intentsAfter = (change: IntentChange) =>
-  change === 'none_exist' ? 0 : change === 'resolve_own' ? sql<number>`max(unknown_outcome - 1, 0)` : sql<number>`unknown_outcome`;
+  change === 'none_exist' ? 0 : change === 'resolve_own' ? sql<number>`(case when unknown_outcome > 1 then unknown_outcome - 1 else 0 end)` : sql<number>`unknown_outcome`;
 
 /** Done, with what the table records of a success; false when the lease was lost. */
 export const settleDone = async (db: Db | Tx, t: OutboxTable, job: OutboxRow, now: string, extra: Record<string, unknown> = {}) =>

@@ -33,7 +33,7 @@ export const listProductPage = (db: Db, f: ProductPageFilter) => {
   if (f.storeId) q = q.where('products.store_id', '=', f.storeId);
   if (f.status) q = q.where('products.status', '=', f.status);
   const text = f.text;
-  if (text) q = q.where((eb) => eb.or([containing('products.name', text), containing('products.sku', text)]));
+  if (text) q = q.where((eb) => eb.or([containing(db, 'products.name', text), containing(db, 'products.sku', text)]));
   if (f.linked !== undefined) q = q.where('products.fulfillment_product_ref', f.linked ? 'is not' : 'is', null);
   if (f.stockBelow !== undefined) q = q.where('products.stock', '<', f.stockBelow);
   if (f.after) q = q.where(before('products.created_at', 'products.id', f.after));

@@ -1,3 +1,4 @@
+import { databaseEnv } from '../../helpers/test-database.ts';
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request, type IncomingHttpHeaders } from 'node:http';
@@ -277,7 +278,7 @@ describe('GET /api/geo/cities', () => {
       // What `codrail cities import` does from another process: a new version in the database.
       const rows = await catalogRows(server.app.db, 'CO', 'official');
       const csv = ['region,city,code', ...[...rows, { region: 'Antioquia', city: 'Zona Nueva de Prueba', code: null }].map((r) => `"${r.region}","${r.city}",${r.code ?? ''}`)].join('\n');
-      const other = await openApp(loadConfig({ db: server.dbFile }), { clock });
+      const other = await openApp(loadConfig({ db: server.dbFile }, databaseEnv()), { clock });
       await importCatalog(other, { country: 'CO', catalog: 'official', fileName: 'co.csv', content: csv });
       await other.close();
 

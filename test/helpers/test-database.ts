@@ -1,0 +1,45 @@
+// Which database the suite runs on (issue 28): SQLite files by default; with CODRAIL_TEST_DATABASE_URL
+// (a PostgreSQL server's URL, as test/tools/postgres.sh prints it) every test's database is a new
+// PostgreSQL database on that server instead, and `--db`, CODRAIL_DB and the servers take its URL.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The PostgreSQL server the suite runs on, or undefined on SQLite. */
+export const TEST_POSTGRES_URL = process.env.CODRAIL_TEST_DATABASE_URL || undefined;
+export const onPostgres = TEST_POSTGRES_URL !== undefined;
+
+/** What `node:test` needs to skip a test that is SQLite's own (a file, a pragma, a backup). */
+export const sqliteOnly = onPostgres ? 'SQLite only: the suite runs on PostgreSQL (CODRAIL_TEST_DATABASE_URL)' : false;
+
+/** On PostgreSQL every process needs the sealing key given (src/config.ts): the suite's own, fixed. */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 42).toString('base64');
+
+/** The environment a codrail process of the suite needs for its database, beside `extra`. */
+export function databaseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  if (!onPostgres || extra.CODRAIL_SECRET_KEY !== undefined || extra.CODRAIL_SECRET_KEY_FILE !== undefined) return {};
+  return { CODRAIL_SECRET_KEY: TEST_SECRET_KEY };
+}
+
+function psql(url: string, statement: string): void {
+  const r = spawnSync('psql', ['-qX', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', statement], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`psql: ${statement}: ${r.stderr || r.error?.message}`);
+}
+
+/**
+ * A new, empty database: a SQLite file in a new temporary directory, or a new PostgreSQL database
+ * on the suite's server. `file` is what `--db` takes either way; `cleanup` removes it.
+ */
+export function tempDatabase(): { file: string; cleanup(): void } {
+  if (TEST_POSTGRES_URL !== undefined) {
+    const name = `codrail_test_${randomBytes(8).toString('hex')}`;
+    psql(TEST_POSTGRES_URL, `CREATE DATABASE ${name}`);
+    const url = new URL(TEST_POSTGRES_URL);
+    url.pathname = `/${name}`;
+    return { file: url.toString(), cleanup: () => psql(TEST_POSTGRES_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'codrail-test-'));
+  return { file: join(dir, 'codrail.sqlite'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
