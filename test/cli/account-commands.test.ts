@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { tempDbFile } from '../helpers/server.ts';
 import { cliFails, cliJson, readDb, withApp } from '../helpers/cli-expect.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -121,7 +121,7 @@ describe('landing pages', () => {
   });
 
   test('landings sections set --sections @file reads the sections from a JSON file', async () => {
-    const file = join(dirname(tmp.file), 'sections.json');
+    const file = join(tmp.dir, 'sections.json');
     writeFileSync(file, JSON.stringify(SECTIONS));
     const { json } = await cliJson(tmp.file, ['landings', 'sections', 'set', landingId, '--sections', `@${file}`]);
     assert.deepEqual(json.sections, SECTIONS);
@@ -142,7 +142,7 @@ describe('landing pages', () => {
 
   test('landings sections set with a file that does not exist or stdin that is not JSON is a usage error with exit 2 that changes nothing', async () => {
     const before_ = snapshot();
-    const missing = await cliFails(tmp.file, ['landings', 'sections', 'set', landingId, '--sections', `@${join(dirname(tmp.file), 'nope.json')}`], 2);
+    const missing = await cliFails(tmp.file, ['landings', 'sections', 'set', landingId, '--sections', `@${join(tmp.dir, 'nope.json')}`], 2);
     assert.match(missing.stderr, /sections/);
     await cliFails(tmp.file, ['landings', 'sections', 'set', landingId, '--sections', '@-'], 2, { input: 'hero, faq' });
     assert.deepEqual(snapshot(), before_);

@@ -5,9 +5,21 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { cliFails, cliJson, count, readDb } from '../helpers/cli-expect.ts';
+import { cliFails, cliJson, count } from '../helpers/cli-expect.ts';
 import { spawnServe, type ServeProcess } from '../helpers/cli.ts';
 import { tempDbFile } from '../helpers/server.ts';
+import { onPostgres, sqliteOnly } from '../helpers/test-database.ts';
+import Database from 'better-sqlite3';
+
+/** A backup is a SQLite file whatever else: read with SQLite itself. */
+function readSqlite<T>(file: string, fn: (db: Database.Database) => T): T {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
 
 const tmp = tempDbFile();
 const dir = dirname(tmp.file);
@@ -45,7 +57,7 @@ after(async () => {
   tmp.cleanup();
 });
 
-describe('backup and restore', () => {
+describe('backup and restore', { skip: sqliteOnly }, () => {
   test('a backup taken while serve takes orders is a codrail database with the orders acknowledged before it, and the key file beside it', async () => {
     for (const phone of ['3001110001', '3001110002', '3001110003']) assert.equal((await order(phone)).status, 200);
     // Orders keep coming while it copies.
@@ -61,7 +73,7 @@ describe('backup and restore', () => {
     assert.equal(statSync(`${backupFile}.key`).mode & 0o777, 0o600);
     assert.equal(readFileSync(`${backupFile}.key`, 'utf8'), readFileSync(`${tmp.file}.key`, 'utf8'));
     assert.deepEqual(readdirSync(dir).filter((f) => f.includes('nightly')).sort(), ['nightly.sqlite', 'nightly.sqlite.key']);
-    readDb(backupFile, (db) => {
+    readSqlite(backupFile, (db) => {
       assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
       assert.equal(db.pragma('journal_mode', { simple: true }), 'delete');
       assert.equal(db.prepare('SELECT count(*) FROM orders').pluck().get(), json.orders);
@@ -108,13 +120,13 @@ describe('backup and restore', () => {
     assert.equal((await order('3001110007')).status, 200);
     await stop();
     const current = count(tmp.file, 'orders');
-    const backedUp = readDb(backupFile, (db) => db.prepare('SELECT count(*) FROM orders').pluck().get() as number);
+    const backedUp = readSqlite(backupFile, (db) => db.prepare('SELECT count(*) FROM orders').pluck().get() as number);
     assert.ok(current > backedUp);
     const { json } = await cliJson(tmp.file, ['restore', backupFile]);
     assert.equal(json.orders, backedUp);
     assert.match(json.previous, /\.before-restore-\d{8}T\d{6}Z$/);
     assert.ok(existsSync(json.previous));
-    assert.equal(readDb(json.previous, (db) => db.prepare('SELECT count(*) FROM orders').pluck().get()), current);
+    assert.equal(readSqlite(json.previous, (db) => db.prepare('SELECT count(*) FROM orders').pluck().get()), current);
     assert.equal(json.key.file, `${tmp.file}.key`);
     assert.equal(statSync(tmp.file).mode & 0o777, 0o600);
     const list = (await cliJson(tmp.file, ['orders', 'list', '--limit', '100'])).json as { id: string }[];
@@ -125,4 +137,18 @@ describe('backup and restore', () => {
     served = await spawnServe(tmp.file);
     assert.equal((await fetch(`${served.base}/healthz`)).status, 200);
   });
+});
+
+test('on PostgreSQL, backup and restore refuse with what to use instead (pg_dump, pg_restore) and write nothing', { skip: onPostgres ? false : 'the suite runs on SQLite' }, async () => {
+  const tmp = tempDbFile();
+  try {
+    for (const command of ['backup', 'restore']) {
+      const failed = await cliFails(tmp.file, [command, join(dirname(new URL(import.meta.url).pathname), 'never-written.sqlite')], 1);
+      assert.equal(failed.error.code, 'invalid_state');
+      assert.match(failed.error.message, /pg_dump and pg_restore/);
+    }
+    assert.equal(existsSync(join(dirname(new URL(import.meta.url).pathname), 'never-written.sqlite')), false);
+  } finally {
+    tmp.cleanup();
+  }
 });

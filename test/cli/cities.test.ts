@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { tempDbFile } from '../helpers/server.ts';
 import { cliFails, cliJson, readDb, withApp } from '../helpers/cli-expect.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -17,7 +17,7 @@ before(() => withApp(tmp.file, async () => undefined));
 
 /** Writes a file next to the database and returns its path. */
 function fixture(name: string, content: string): string {
-  const path = join(dirname(tmp.file), name);
+  const path = join(tmp.dir, name);
   writeFileSync(path, content);
   return path;
 }
@@ -248,9 +248,9 @@ test('cities import --catalog official for PA is refused with exit 2 and changes
 
 test('cities import of a missing or unreadable file, an unknown catalog or a bad country is a usage error with exit 2', async () => {
   const before = catalogState('EC');
-  const missing = await cliFails(tmp.file, ['cities', 'import', join(dirname(tmp.file), 'nope.csv'), '--country', 'EC'], 2);
+  const missing = await cliFails(tmp.file, ['cities', 'import', join(tmp.dir, 'nope.csv'), '--country', 'EC'], 2);
   assert.match(missing.stderr, /Cannot read .*nope\.csv: ENOENT/);
-  const directory = await cliFails(tmp.file, ['cities', 'import', dirname(tmp.file), '--country', 'EC'], 2);
+  const directory = await cliFails(tmp.file, ['cities', 'import', tmp.dir, '--country', 'EC'], 2);
   assert.match(directory.stderr, /Cannot read/);
   const good = fixture('ec.csv', 'Pichincha,Quito\n');
   await cliFails(tmp.file, ['cities', 'import', good, '--country', 'EC', '--catalog', 'both'], 2);
@@ -407,7 +407,7 @@ test('cities match with both a file and arguments, with neither, or with a broke
   await cliFails(tmp.file, ['cities', 'match', 'CO', 'Antioquia'], 2);
   const broken = await cliFails(tmp.file, ['cities', 'match', 'CO', '--file', fixture('match-broken.csv', 'Antioquia,Medellín\nEnvigado\n')], 2);
   assert.deepEqual(problems(broken.stderr).map(([line]) => line), [2]);
-  await cliFails(tmp.file, ['cities', 'match', 'CO', '--file', join(dirname(tmp.file), 'absent.csv')], 2);
+  await cliFails(tmp.file, ['cities', 'match', 'CO', '--file', join(tmp.dir, 'absent.csv')], 2);
 });
 
 test('cities match for a country without a fulfillment catalog fails with exit 1', async () => {

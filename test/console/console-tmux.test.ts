@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { tempDbFile } from '../helpers/server.ts';
 import { orderBody, postOrder, seedShop, type Shop } from '../helpers/fixtures.ts';
@@ -128,8 +128,8 @@ describe('codrail console in a real terminal (tmux) beside serve and the fulfill
     const [major = 0, minor = 0] = (/(\d+)\.(\d+)/.exec(version) ?? []).slice(1).map(Number);
     assert.ok(major > 3 || (major === 3 && minor >= 2), `tmux 3.2 or later is needed (new-session -e), not ${version.trim()}: apt-get install tmux`);
     db = tempDbFile();
-    socket = join(dirname(db.file), 'tmux.sock');
-    conf = join(dirname(db.file), 'tmux.conf');
+    socket = join(db.dir, 'tmux.sock');
+    conf = join(db.dir, 'tmux.conf');
     // No status bar (the pane is the whole 80×24), and a console that dies stays on screen to be read.
     writeFileSync(conf, 'set -g status off\nset -g remain-on-exit on\nset -g default-size 80x24\n');
     shop = await withApp(db.file, async (app) => {

@@ -9,6 +9,7 @@ import { openDatabase } from '../../src/db/connect.ts';
 import { startCheckpointer } from '../../src/db/checkpointer.ts';
 import { createLogger } from '../../src/log.ts';
 import { CHECKPOINT_FALLBACK_PAGES } from '../../src/limits.ts';
+import { sqliteOnly } from '../helpers/test-database.ts';
 
 const opened = migratedDatabase(() => {
   // A table of this test's own: 4 KB rows, so each row is a page of the log.
@@ -23,7 +24,7 @@ const until = async (what: string, ok: () => boolean, ms = 5_000) => {
   }
 };
 
-test('the worker copies committed pages into the database file while the server connection only commits', async () => {
+test('the worker copies committed pages into the database file while the server connection only commits', { skip: sqliteOnly }, async () => {
   const checkpointer = await startCheckpointer(opened.db, opened.file, createLogger('silent'));
   assert.ok(checkpointer);
   try {
@@ -45,7 +46,7 @@ test('the worker copies committed pages into the database file while the server 
   assert.equal((await sql<{ n: number }>`SELECT count(*) AS n FROM checkpoint_probe`.execute(opened.db)).rows[0]!.n, 2_001);
 });
 
-test('an in-memory database has no checkpointer', async () => {
+test('an in-memory database has no checkpointer', { skip: sqliteOnly }, async () => {
   const memory = openDatabase(':memory:');
   try {
     assert.equal(await startCheckpointer(memory.db, ':memory:', createLogger('silent')), undefined);

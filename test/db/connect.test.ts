@@ -6,6 +6,7 @@ import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { tempDbFile } from '../helpers/server.ts';
 import { runCli, spawnServe } from '../helpers/cli.ts';
 import { openDatabase } from '../../src/db/connect.ts';
+import { sqliteOnly } from '../helpers/test-database.ts';
 
 const modeOf = (file: string) => (statSync(file).mode & 0o777).toString(8);
 const companions = (file: string) => [file, `${file}-wal`, `${file}-shm`];
@@ -13,7 +14,7 @@ const companions = (file: string) => [file, `${file}-wal`, `${file}-shm`];
 const tmp = tempDbFile();
 after(() => tmp.cleanup());
 
-test('openDatabase creates a new database and its -wal and -shm files readable by their owner only', async () => {
+test('openDatabase creates a new database and its -wal and -shm files readable by their owner only', { skip: sqliteOnly }, async () => {
   const file = `${tmp.file}.direct`;
   const opened = openDatabase(file);
   try {
@@ -27,7 +28,7 @@ test('openDatabase creates a new database and its -wal and -shm files readable b
   }
 });
 
-test('openDatabase leaves the mode of an existing database file as its operator set it', async () => {
+test('openDatabase leaves the mode of an existing database file as its operator set it', { skip: sqliteOnly }, async () => {
   const file = `${tmp.file}.existing`;
   writeFileSync(file, '');
   chmodSync(file, 0o640);
@@ -40,7 +41,7 @@ test('openDatabase leaves the mode of an existing database file as its operator 
   }
 });
 
-test('codrail migrate on a fresh file creates it owner-only, and serve on it keeps the -wal and -shm files owner-only', async () => {
+test('codrail migrate on a fresh file creates it owner-only, and serve on it keeps the -wal and -shm files owner-only', { skip: sqliteOnly }, async () => {
   const file = `${tmp.file}.cli`;
   const migrated = await runCli(['--json', 'migrate'], { db: file });
   assert.equal(migrated.code, 0, migrated.stderr);

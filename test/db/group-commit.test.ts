@@ -7,12 +7,13 @@ import BetterSqlite3 from 'better-sqlite3';
 import { migratedDatabase } from '../helpers/database.ts';
 import { afterCommit, writeTransaction } from '../../src/db/transaction.ts';
 import { hitBucket } from '../../src/db/queries/rate-limits.queries.ts';
+import { sqliteOnly } from '../helpers/test-database.ts';
 
 const opened = migratedDatabase();
 
 const count = (bucket: string) => opened.raw.prepare('SELECT count FROM rate_limits WHERE bucket = ?').pluck().get(bucket) as number | undefined;
 
-test('writes made in one moment all commit, and a failing one rolls back only its own rows', async () => {
+test('writes made in one moment all commit, and a failing one rolls back only its own rows', { skip: sqliteOnly }, async () => {
   const outcomes = await Promise.allSettled(
     Array.from({ length: 40 }, (_, i) =>
       writeTransaction(opened.db, async (tx) => {
@@ -35,7 +36,7 @@ test('writes made in one moment all commit, and a failing one rolls back only it
   }
 });
 
-test('a caller hears of its write only once another connection can read it', async () => {
+test('a caller hears of its write only once another connection can read it', { skip: sqliteOnly }, async () => {
   const reader = new BetterSqlite3(opened.file, { readonly: true });
   try {
     const seen = await Promise.all(
@@ -49,7 +50,7 @@ test('a caller hears of its write only once another connection can read it', asy
   }
 });
 
-test('afterCommit work runs after the commit for the writes that committed, never for one that rolled back', async () => {
+test('afterCommit work runs after the commit for the writes that committed, never for one that rolled back', { skip: sqliteOnly }, async () => {
   const ran: string[] = [];
   const reader = new BetterSqlite3(opened.file, { readonly: true });
   try {
@@ -68,7 +69,7 @@ test('afterCommit work runs after the commit for the writes that committed, neve
   assert.deepEqual(ran.sort(), ['a:1', 'c:1']);
 });
 
-test('after a write that failed in the middle of a group, the next writes still commit', async () => {
+test('after a write that failed in the middle of a group, the next writes still commit', { skip: sqliteOnly }, async () => {
   await assert.rejects(
     writeTransaction(opened.db, async (tx) => {
       await tx.insertInto('rate_limits').values({ bucket: 'dup', window_start: 1, count: 1 }).execute();

@@ -9,6 +9,7 @@ import { CACHED_TABLES, TRAFFIC_TABLES, classify } from '../../src/db/read-cache
 import { writeTransaction } from '../../src/db/transaction.ts';
 import { findStore, takeOrderNumber } from '../../src/db/queries/stores.queries.ts';
 import { hitBucket } from '../../src/db/queries/rate-limits.queries.ts';
+import { sqliteOnly } from '../helpers/test-database.ts';
 
 const STORE = '01a00000-0000-7000-8000-000000000001';
 const ACCOUNT = '01a00000-0000-7000-8000-000000000002';
@@ -25,7 +26,7 @@ const opened = migratedDatabase(async () => {
 const renameRaw = (name: string) => opened.raw.prepare('UPDATE stores SET name = ? WHERE id = ?').run(name, STORE);
 const storeName = async () => (await findStore(opened.db, STORE))!.name;
 
-test('a configuration read is answered from memory: a change made around the cache is not seen', async () => {
+test('a configuration read is answered from memory: a change made around the cache is not seen', { skip: sqliteOnly }, async () => {
   renameRaw('Primera');
   await opened.db.updateTable('accounts').set({ name: 'Tienda' }).where('id', '=', ACCOUNT).execute();
   assert.equal(await storeName(), 'Primera');
@@ -33,7 +34,7 @@ test('a configuration read is answered from memory: a change made around the cac
   assert.equal(await storeName(), 'Primera', 'the second read came from memory');
 });
 
-test('a write to a traffic table keeps the cache; a write to any other table empties it', async () => {
+test('a write to a traffic table keeps the cache; a write to any other table empties it', { skip: sqliteOnly }, async () => {
   renameRaw('Uno');
   await opened.db.updateTable('accounts').set({ name: 'Tienda' }).where('id', '=', ACCOUNT).execute();
   assert.equal(await storeName(), 'Uno');
@@ -45,7 +46,7 @@ test('a write to a traffic table keeps the cache; a write to any other table emp
   assert.equal(await storeName(), 'Dos');
 });
 
-test('a rolled-back write is never served from memory afterwards', async () => {
+test('a rolled-back write is never served from memory afterwards', { skip: sqliteOnly }, async () => {
   await opened.db.updateTable('stores').set({ name: 'Confirmado' }).where('id', '=', STORE).execute();
   assert.equal(await storeName(), 'Confirmado');
   await assert.rejects(
@@ -70,7 +71,7 @@ const renameElsewhere = (name: string) => {
 };
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-test("another connection's commit (the CLI beside serve) is seen from the next turn of the event loop, as any request arriving after it is", async () => {
+test("another connection's commit (the CLI beside serve) is seen from the next turn of the event loop, as any request arriving after it is", { skip: sqliteOnly }, async () => {
   await opened.db.updateTable('stores').set({ name: 'Servidor' }).where('id', '=', STORE).execute();
   assert.equal(await storeName(), 'Servidor');
   renameElsewhere('Desde la CLI');
@@ -78,7 +79,7 @@ test("another connection's commit (the CLI beside serve) is seen from the next t
   assert.equal(await storeName(), 'Desde la CLI');
 });
 
-test("another connection's commit is seen by every transaction that begins after it, in the same turn too", async () => {
+test("another connection's commit is seen by every transaction that begins after it, in the same turn too", { skip: sqliteOnly }, async () => {
   await opened.db.updateTable('stores').set({ name: 'En memoria' }).where('id', '=', STORE).execute();
   await nextTurn();
   // The transaction is queued first, so it begins before this turn's check would be forgotten.
@@ -88,14 +89,14 @@ test("another connection's commit is seen by every transaction that begins after
   assert.equal(await inTransaction, 'Antes de la transacción');
 });
 
-test('a cached row is frozen: a caller that edits it fails instead of changing what others read', async () => {
+test('a cached row is frozen: a caller that edits it fails instead of changing what others read', { skip: sqliteOnly }, async () => {
   const store = (await findStore(opened.db, STORE))!;
   assert.throws(() => {
     (store as { name: string }).name = 'editado';
   }, TypeError);
 });
 
-test('classify caches reads of configuration only, and treats unknown statements as changes', () => {
+test('classify caches reads of configuration only, and treats unknown statements as changes', { skip: sqliteOnly }, () => {
   assert.deepEqual(classify('select * from "stores" where "id" = ?', true), { cached: true });
   assert.deepEqual(classify('select "o"."id" from "orders" as "o" inner join "stores" as "s" on "s"."id" = "o"."store_id"', true), { cached: false, invalidates: false });
   assert.deepEqual(classify('with "x" as (select 1) update "stores" set "name" = ? returning "id"', true), { cached: false, invalidates: true });
@@ -108,7 +109,7 @@ test('classify caches reads of configuration only, and treats unknown statements
   assert.deepEqual(classify('PRAGMA foreign_keys = OFF', false), { cached: false, invalidates: true });
 });
 
-test('on the migrated schema, no write to a traffic table can reach a configuration table', () => {
+test('on the migrated schema, no write to a traffic table can reach a configuration table', { skip: sqliteOnly }, () => {
   const raw = opened.raw;
   const tables = (raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[]).sort();
   for (const t of [...CACHED_TABLES, ...TRAFFIC_TABLES]) assert.ok(tables.includes(t), `${t} is a table of the schema`);

@@ -16,6 +16,7 @@ import { until } from '../helpers/wait.ts';
 import { UPGRADE_FIXTURE as F, ordersAt } from '../helpers/upgrade-fixture.ts';
 import { credentialOf, startSimulator } from '../../src/platforms/generic/simulator.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
+import { sqliteOnly } from '../helpers/test-database.ts';
 
 const DIR = new URL('../../fixtures/upgrade/', import.meta.url);
 const LEVELS = readdirSync(DIR)
@@ -27,15 +28,15 @@ const DEFAULT_TOKEN = 'default-platform-token-0042';
 const files: ReturnType<typeof tempDbFile>[] = [];
 after(() => files.forEach((f) => f.cleanup()));
 
-test('there is an upgrade fixture for every shipped level, from the first released schema on', () => {
+test('there is an upgrade fixture for every shipped level, from the first released schema on', { skip: sqliteOnly }, () => {
   assert.equal(LEVELS[0], '0001-initial');
   assert.ok(LEVELS.length >= 9, LEVELS.join(', '));
   for (const level of LEVELS) assert.ok(Object.hasOwn(migrations, level), `${level} is a migration`);
 });
 
-describe('a database from each shipped level upgrades and finishes its work exactly once', () => {
+describe('a database from each shipped level upgrades and finishes its work exactly once', { skip: sqliteOnly }, () => {
   for (const level of LEVELS)
-    test(`level ${level}: migrated by serve, every push finished once, the cancel sent once, secrets, OAuth and keys still valid`, async () => {
+    test(`level ${level}: migrated by serve, every push finished once, the cancel sent once, secrets, OAuth and keys still valid`, { skip: sqliteOnly }, async () => {
       const tmp = tempDbFile();
       files.push(tmp);
       const raw = new Database(tmp.file);

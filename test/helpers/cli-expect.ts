@@ -2,7 +2,7 @@
 // failures print nothing on stdout, a message on stderr, and exit 1 (failure) or 2 (usage).
 import { databaseEnv } from './test-database.ts';
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
+import { openSync, type SyncDatabase } from './sync-database.ts';
 import { runCli, type CliResult } from './cli.ts';
 import { loadConfig } from '../../src/config.ts';
 import { migrate, openApp, type App } from '../../src/app.ts';
@@ -42,8 +42,8 @@ export async function cliFails(db: string | undefined, args: string[], code: 1 |
 }
 
 /** Reads the database file the CLI wrote, read-only. */
-export function readDb<T>(file: string, fn: (db: Database.Database) => T): T {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+export function readDb<T>(file: string, fn: (db: SyncDatabase) => T): T {
+  const db = openSync(file, { readonly: true });
   try {
     return fn(db);
   } finally {

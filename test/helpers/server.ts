@@ -13,6 +13,8 @@ export interface TestServer {
   app: App;
   deps: Deps;
   dbFile: string;
+  /** A directory of the test's own, removed at close (beside the SQLite file, or apart on PostgreSQL). */
+  dir: string;
   /** Every log line the server wrote, parsed. */
   logs: Record<string, unknown>[];
   /** The node:http shell, for what only it knows (its timeouts). */
@@ -44,6 +46,7 @@ export async function startServer(flags: ConfigFlags = {}, options: { clock?: Cl
     app,
     deps,
     dbFile: tmp.file,
+    dir: tmp.dir,
     logs,
     http,
     async close() {

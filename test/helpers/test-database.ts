@@ -30,16 +30,25 @@ function psql(url: string, statement: string): void {
 
 /**
  * A new, empty database: a SQLite file in a new temporary directory, or a new PostgreSQL database
- * on the suite's server. `file` is what `--db` takes either way; `cleanup` removes it.
+ * on the suite's server. `file` is what `--db` takes either way; `dir` is a new directory for the
+ * test's other files (the SQLite file's own); `cleanup` removes both.
  */
-export function tempDatabase(): { file: string; cleanup(): void } {
+export function tempDatabase(): { file: string; dir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'codrail-test-'));
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
   if (TEST_POSTGRES_URL !== undefined) {
     const name = `codrail_test_${randomBytes(8).toString('hex')}`;
     psql(TEST_POSTGRES_URL, `CREATE DATABASE ${name}`);
     const url = new URL(TEST_POSTGRES_URL);
     url.pathname = `/${name}`;
-    return { file: url.toString(), cleanup: () => psql(TEST_POSTGRES_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+    return {
+      file: url.toString(),
+      dir,
+      cleanup: () => {
+        removeDir();
+        psql(TEST_POSTGRES_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      },
+    };
   }
-  const dir = mkdtempSync(join(tmpdir(), 'codrail-test-'));
-  return { file: join(dir, 'codrail.sqlite'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { file: join(dir, 'codrail.sqlite'), dir, cleanup: removeDir };
 }

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { assignNumber, seedShop, addStore, addProduct, type Shop } from '../helpers/fixtures.ts';
@@ -274,7 +274,7 @@ describe('two stores of one account push with their own platform credentials, ne
       const secretPart = token.slice(0, -4);
       for (const answer of answers) assert.ok(!answer.includes(secretPart), `an answer shows the token: ${answer}`);
       for (const line of server.logs) assert.ok(!JSON.stringify(line).includes(secretPart), `a log line shows the token: ${JSON.stringify(line)}`);
-      const dir = dirname(server.dbFile);
+      const dir = server.dir;
       for (const file of readdirSync(dir)) assert.ok(!readFileSync(join(dir, file)).includes(secretPart), `${file} holds the token in clear`);
     }
   });

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { startServer } from '../helpers/server.ts';
 import { seedShop } from '../helpers/fixtures.ts';
 import { scopedTokens } from '../mcp/account-kit.ts';
@@ -27,7 +27,7 @@ test('the signing key is sealed in the database, still signs and verifies, and a
     // The private scalar `d` must not be anywhere in the files in clear.
     const exported = JSON.parse(server.deps.secrets.box().open(row.private_jwk, signingKeyContext(row.kid))) as { d: string };
     assert.ok(exported.d && jwk.x);
-    for (const file of readdirSync(dirname(server.dbFile))) assert.ok(!readFileSync(join(dirname(server.dbFile), file)).includes(exported.d), `${file} holds the private key in clear`);
+    for (const file of readdirSync(server.dir)) assert.ok(!readFileSync(join(server.dir, file)).includes(exported.d), `${file} holds the private key in clear`);
 
     // An older release stored it in clear: the next use seals it, rotate reports nothing stale.
     await server.deps.db.updateTable('oauth_signing_keys').set({ private_jwk: JSON.stringify(exported) }).where('kid', '=', row.kid).execute();

@@ -4,7 +4,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /** The vendor callbacks of OAUTH.md §4, loaded once; the operator edits the list with the CLI. */
-const DEFAULT_REDIRECTS: [string, string][] = [
+export const DEFAULT_REDIRECTS: [string, string][] = [
   ['https://claude.ai/api/mcp/auth_callback', 'Claude'],
   ['https://claude.com/api/mcp/auth_callback', 'Claude'],
   ['https://chatgpt.com/connector_platform_oauth_redirect', 'ChatGPT'],

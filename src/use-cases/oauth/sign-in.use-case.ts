@@ -2,7 +2,7 @@
 // a server-side session stored as a hash, attempts rate-limited per IP, and wrong passwords slowed
 // down per (email, client address) with growing waits (issue 19 §7): never per email alone, which
 // would let twenty strangers lock its owner out.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Deps } from '../../app.ts';
 import { AppError } from '../../errors.ts';
 import { findUserByEmail } from '../../db/queries/accounts.queries.ts';
@@ -38,9 +38,11 @@ export async function signIn(deps: Pick<Deps, 'db' | 'clock'>, input: { email: s
   const address = input.ip ?? 'unknown';
   const byIp = await hitBucket(deps.db, `signin:ip:${address}`, window);
   if (byIp > OAUTH_SIGNIN_PER_WINDOW) throw tooMany(window + OAUTH_SIGNIN_WINDOW_MS - now);
-  // Known and unknown emails count alike, so the waits say nothing about which emails exist. An
-  // address never holds a NUL (the HTTP parser refuses it in headers), so the key is unambiguous.
-  const failures = email ? `signin:fail:${address}\u0000${email.slice(0, 254)}` : undefined;
+  // Known and unknown emails count alike, so the waits say nothing about which emails exist. The
+  // email goes into the key as its SHA-256: whatever was typed (a NUL, which PostgreSQL's text
+  // refuses) makes a key of fixed size and form, and the table keeps no address in clear. An IP
+  // address never holds a space, so the key is unambiguous.
+  const failures = email ? `signin:fail:${address} ${createHash('sha256').update(email.slice(0, 254)).digest('hex')}` : undefined;
   if (failures) {
     const wait = remainingWait(await findFailureRun(deps.db, failures), now);
     if (wait > 0) throw tooMany(wait);

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { openShop, seedShop, type Shop } from '../../helpers/fixtures.ts';
 import type { TestServer } from '../../helpers/server.ts';
@@ -81,7 +81,7 @@ describe('the same account operations through MCP, REST and the CLI', () => {
     foreign = await seedShop(server.deps);
     mcp = await connect(server.url, shop.secretKey);
     v1 = await V1Client.open(server, shop.secretKey);
-    sectionsFile = join(dirname(server.dbFile), 'sections.json');
+    sectionsFile = join(server.dir, 'sections.json');
     writeFileSync(sectionsFile, JSON.stringify(SECTIONS));
   });
   after(async () => {

@@ -1,5 +1,6 @@
 // Frozen: never edit a migration that has shipped; add a new one (to both lists, under one name).
-// Issue 28: the schema of SQLite migrations 0001–0018 at once, for PostgreSQL. No PostgreSQL
+// Issue 28: the schema of SQLite migrations 0001–0018 at once, for PostgreSQL, with the rows they add
+// to a new database. No PostgreSQL
 // installation predates it, so there is nothing to walk through step by step; from here on each
 // change is a pair, `migrations/NNNN-*.ts` and `migrations/postgres/NNNN-*.ts`, of the same name,
 // and test/db/schema-parity.test.ts checks that both give the same tables, columns, keys and indexes.
@@ -12,6 +13,7 @@
 // and time comparisons come out the same on both. The e-mail address, case-insensitive in SQLite
 // (COLLATE NOCASE), is unique by lower(email) here, and looked up that way on both.
 import { sql, type Kysely } from 'kysely';
+import { DEFAULT_REDIRECTS } from '../0003-oauth.migration.ts';
 
 const schema = sql.raw(
   `
@@ -538,4 +540,7 @@ CREATE TABLE image_variants (
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await schema.execute(db);
+  // The rows SQLite's migrations add to a new database: the MCP vendors' callbacks (0003).
+  const now = new Date().toISOString();
+  for (const [uri, label] of DEFAULT_REDIRECTS) await sql`INSERT INTO oauth_redirects (uri, label, created_at) VALUES (${uri}, ${label}, ${now})`.execute(db);
 }
