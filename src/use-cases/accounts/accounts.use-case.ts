@@ -7,6 +7,7 @@ import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from '../../domain/password.
 import { conflict, notFound } from '../../errors.ts';
 import { parseWith } from '../validate.ts';
 import { cleanText } from '../text-input.ts';
+import { answeringUnique } from '../../db/unique-violation.ts';
 
 const name = v.pipe(cleanText('name', true), v.minLength(1, 'name is required'), v.maxLength(NAME_MAX, `name must be at most ${NAME_MAX} characters`));
 
@@ -32,7 +33,8 @@ export const CreateUserSchema = v.object({
 export async function createUser(deps: Pick<Deps, 'db' | 'clock'>, raw: unknown) {
   const input = parseWith(CreateUserSchema, raw);
   if (!(await findAccount(deps.db, input.account_id))) throw notFound('Account');
-  if (await findUserByEmail(deps.db, input.email)) throw conflict('A user with this email already exists');
+  const emailTaken = () => conflict('A user with this email already exists');
+  if (await findUserByEmail(deps.db, input.email)) throw emailTaken();
   const row = {
     id: newId(),
     account_id: input.account_id,
@@ -41,7 +43,8 @@ export async function createUser(deps: Pick<Deps, 'db' | 'clock'>, raw: unknown)
     role: input.role,
     created_at: deps.clock.now().toISOString(),
   };
-  await insertUser(deps.db, row);
+  // The unique index decides when two requests pass the look-up above at once.
+  await answeringUnique(insertUser(deps.db, row), { 'users(email)': emailTaken });
   return { id: row.id, account_id: row.account_id, email: row.email, role: row.role, created_at: row.created_at };
 }
 

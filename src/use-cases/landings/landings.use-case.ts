@@ -5,6 +5,7 @@ import type * as v from 'valibot';
 import type { Deps } from '../../app.ts';
 import { newId } from '../../ids.ts';
 import { writeTransaction } from '../../db/transaction.ts';
+import { answeringUnique } from '../../db/unique-violation.ts';
 import { deleteLanding as removeLanding, findLanding, findLandingBySlug, insertLanding, listLandingPage, updateLanding } from '../../db/queries/landings.queries.ts';
 import { listPacks } from '../../db/queries/products.queries.ts';
 import { detachOrdersFromLanding } from '../../db/queries/orders.queries.ts';
@@ -112,9 +113,15 @@ async function assertReady(deps: Pick<Deps, 'db'>, product: ProductRow, store: S
   if (problems.length > 0) throw invalidState('The landing page is not ready to publish', problems);
 }
 
+const slugTaken = (slug: string) => conflict(`Slug ${slug} is taken`, [{ field: 'slug', message: 'another landing page uses this slug' }]);
+
+/**
+ * The early answer, before images are fetched. The unique index decides (two requests may both
+ * pass here): each write below turns its refusal into the same 409 (answeringUnique).
+ */
 async function freeSlug(deps: Pick<Deps, 'db'>, slug: string, exceptId?: string): Promise<void> {
   const other = await findLandingBySlug(deps.db, slug);
-  if (other && other.id !== exceptId) throw conflict(`Slug ${slug} is taken`, [{ field: 'slug', message: 'another landing page uses this slug' }]);
+  if (other && other.id !== exceptId) throw slugTaken(slug);
 }
 
 export async function createLandingPage(deps: HostDeps, caller: Caller, input: Out<typeof CreateLandingPageInput>) {
@@ -125,7 +132,7 @@ export async function createLandingPage(deps: HostDeps, caller: Caller, input: O
   const hosted = await hostSections(deps, input.sections ?? [], []);
   const now = deps.clock.now().toISOString();
   const id = newId();
-  await writeTransaction(deps.db, async (tx) => {
+  await answeringUnique(writeTransaction(deps.db, async (tx) => {
     await storeEncoded(tx, hosted.encoded, now);
     await insertLanding(tx, {
       id,
@@ -142,7 +149,7 @@ export async function createLandingPage(deps: HostDeps, caller: Caller, input: O
       created_at: now,
       updated_at: now,
     });
-  });
+  }), { 'landing_pages(slug)': () => slugTaken(input.slug) });
   return reload(deps, id);
 }
 
@@ -176,7 +183,7 @@ export async function updateLandingPage(deps: Pick<Deps, 'db' | 'clock' | 'confi
     if (landing.published === 1) await assertReady(deps, product, store);
   }
   const theme = input.theme === undefined ? undefined : { ...(JSON.parse(landing.theme) as object), ...input.theme };
-  await updateLanding(deps.db, landing.id, {
+  await answeringUnique(updateLanding(deps.db, landing.id, {
     ...(input.title !== undefined && { title: input.title }),
     ...(input.slug !== undefined && { slug: input.slug }),
     ...(input.product_id !== undefined && { product_id: input.product_id.toLowerCase() }),
@@ -184,7 +191,7 @@ export async function updateLandingPage(deps: Pick<Deps, 'db' | 'clock' | 'confi
     ...(input.seo_description !== undefined && { seo_description: input.seo_description || null }),
     ...(theme !== undefined && { theme: JSON.stringify(theme) }),
     updated_at: deps.clock.now().toISOString(),
-  });
+  }), { 'landing_pages(slug)': () => slugTaken(String(input.slug)) });
   return reload(deps, landing.id);
 }
 

@@ -4,6 +4,7 @@ import type * as v from 'valibot';
 import type { Deps } from '../../app.ts';
 import { newId } from '../../ids.ts';
 import { writeTransaction, type Tx } from '../../db/transaction.ts';
+import { answeringUnique } from '../../db/unique-violation.ts';
 import { findProductBySku, insertPack, insertProduct, listPacks, listPacksOf, listProductPage, updateProduct as writeProduct } from '../../db/queries/products.queries.ts';
 import { landingsOfProduct, unpublishLandingsWhere } from '../../db/queries/landings.queries.ts';
 import { belowUnitFloor } from '../../domain/pricing.ts';
@@ -31,6 +32,10 @@ type Out<S extends v.GenericSchema> = v.InferOutput<S>;
 
 const skuTaken = (sku: string) => conflict(`SKU ${sku} already exists in this store`, [{ field: 'sku', message: 'already used by another product of the store' }]);
 
+/**
+ * The early answer, before images are fetched. The unique index decides (two requests may both
+ * pass here): each write below turns its refusal into the same 409 (answeringUnique).
+ */
 async function freeSku(db: Deps['db'] | Tx, storeId: string, sku: string | null, exceptId?: string): Promise<void> {
   if (!sku) return;
   const other = await findProductBySku(db, storeId, sku);
@@ -52,7 +57,7 @@ export async function createProduct(deps: HostDeps, caller: Caller, input: Out<t
   const images = await hostImageInputs(deps, input.images ?? []);
   const id = newId();
   const now = deps.clock.now().toISOString();
-  await writeTransaction(deps.db, async (tx) => {
+  await answeringUnique(writeTransaction(deps.db, async (tx) => {
     await storeEncoded(tx, images.encoded, now);
     await insertProduct(tx, {
       id,
@@ -74,7 +79,7 @@ export async function createProduct(deps: HostDeps, caller: Caller, input: Out<t
       updated_at: now,
     });
     await insertPacks(tx, id, packs);
-  });
+  }), { 'products(store_id,sku)': () => skuTaken(String(sku)) });
   return reloadProduct(deps, id);
 }
 
@@ -115,7 +120,7 @@ export async function updateProduct(deps: HostDeps, caller: Caller, input: Out<t
   // The product's own hosted images are kept by URL, never fetched again.
   const images = input.images === undefined ? undefined : await hostImageInputs(deps, input.images, storedImages(product.images));
   const now = deps.clock.now().toISOString();
-  await writeTransaction(deps.db, async (tx) => {
+  await answeringUnique(writeTransaction(deps.db, async (tx) => {
     if (images) await storeEncoded(tx, images.encoded, now);
     await writeProduct(tx, product.id, {
       ...(input.name !== undefined && { name: input.name }),
@@ -125,7 +130,7 @@ export async function updateProduct(deps: HostDeps, caller: Caller, input: Out<t
       ...(input.status !== undefined && { status: input.status }),
       updated_at: now,
     });
-  });
+  }), { 'products(store_id,sku)': () => skuTaken(String(sku)) });
   return reloadProduct(deps, product.id);
 }
 
@@ -167,7 +172,7 @@ export async function duplicateProduct(deps: Pick<Deps, 'db' | 'clock' | 'config
   const floor = withPrices ? product.min_unit_price_minor : 0;
   const id = newId();
   const now = deps.clock.now().toISOString();
-  await writeTransaction(deps.db, async (tx) => {
+  await answeringUnique(writeTransaction(deps.db, async (tx) => {
     const copy: ProductRow = {
       ...product,
       id,
@@ -188,7 +193,7 @@ export async function duplicateProduct(deps: Pick<Deps, 'db' | 'clock' | 'config
     };
     await insertProduct(tx, copy);
     await insertPacks(tx, id, packs.filter((p) => !belowUnitFloor(p, floor)));
-  });
+  }), { 'products(store_id,sku)': () => skuTaken(String(sku)) });
   return reloadProduct(deps, id);
 }
 

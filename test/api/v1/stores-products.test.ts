@@ -366,6 +366,17 @@ describe('account API: stores and products', () => {
       failed(await storesNothing(server.deps, () => v1.post('/api/v1/products', { body: { store_id: storeId, name: 'Otra', sku: 'FAJA-1' } })), 409, ['sku']);
     });
 
+    // On SQLite one process answers them nearly one after another; the PostgreSQL run (npm run
+    // test:postgres) is where the eight look-ups all find nothing and the inserts race.
+    test('POST /products with one new SKU sent eight times at once stores one product and answers the others 409 naming sku: the unique index decides, not the look-up before it', async () => {
+      const { storeId } = await faja();
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => v1.post('/api/v1/products', { body: { store_id: storeId, name: `Carrera ${i}`, sku: 'CARRERA-1' } })));
+      assert.deepEqual(answers.map((a) => a.status).sort(), [201, 409, 409, 409, 409, 409, 409, 409], answers.map((a) => a.text).join('\n'));
+      for (const answer of answers.filter((a) => a.status === 409)) failed(answer, 409, ['sku']);
+      const stored = await server.deps.db.selectFrom('products').select('id').where('store_id', '=', storeId).where('sku', '=', 'CARRERA-1').execute();
+      assert.equal(stored.length, 1);
+    });
+
     test('POST /products into another account’s store answers the same 404 as an unknown store and stores nothing', async () => {
       await sameNotFound(server.deps, (id) => v1.post('/api/v1/products', { body: { store_id: id, name: 'Intrusa' } }), foreign.storeId, 'store_id');
     });
