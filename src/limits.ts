@@ -82,6 +82,8 @@ export const PG_IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 export const PG_SERIALIZATION_RETRIES = 10;
 /** How far apart those runs are: a random wait up to this, doubled at each retry. */
 export const PG_RETRY_BASE_MS = 5;
+/** `codrail db copy`: rows read and inserted at a time (a multi-row INSERT of this many stays under both databases' parameter limits). */
+export const COPY_BATCH_ROWS = 500;
 /** How far serve's V8 heap may grow past what survived the last full collection, in percent (V8's own heuristic allows up to 300). */
 export const SERVE_HEAP_GROWING_PERCENT = 50;
 /** serve's WAL checkpoints, in a worker thread (src/db/checkpointer.ts): how often it copies the log back. */

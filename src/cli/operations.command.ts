@@ -28,7 +28,8 @@ export function requestedGroup(argv: readonly string[]): { group: string; comman
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '--db') i++;
+    // The global options that take a value (program.ts): their value is not a command word.
+    if (a === '--db' || a === '--database-url') i++;
     else if (!a.startsWith('-')) words.push(a);
   }
   const [group, command] = words[0] === 'help' ? words.slice(1) : words;

@@ -15,6 +15,7 @@ import { register as whatsapp } from './whatsapp.command.ts';
 import { register as secrets } from './secrets.command.ts';
 import { register as consoleApp } from './console.command.ts';
 import { register as backup } from './backup.command.ts';
+import { register as database } from './db.command.ts';
 import { registerGroups, registerOperations, requestedGroup } from './operations.command.ts';
 import { fail, printJsonError } from './output.ts';
 import { GROUP_OPERATIONS } from './operation-options.ts';
@@ -29,7 +30,7 @@ export async function buildProgram(argv: readonly string[], version = '0.1.0'): 
     .option('--json', 'print exactly one JSON document on stdout')
     .showHelpAfterError()
     .exitOverride();
-  for (const group of [migrate, serve, demo, backup, accounts, stores, keys, orders, cities, fulfillment, whatsapp, oauth, secrets, consoleApp]) group(program);
+  for (const group of [migrate, serve, demo, backup, database, accounts, stores, keys, orders, cities, fulfillment, whatsapp, oauth, secrets, consoleApp]) group(program);
   registerGroups(program);
   // Only a command line that names a derived group pays for loading its use-cases, and only that
   // group's (SPEC 14: `--help` stays fast; issue 26: so does `orders list`). A hand-written command

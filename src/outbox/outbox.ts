@@ -163,8 +163,6 @@ export class Outbox<J extends OutboxRow> {
   readonly #deps: OutboxDeps;
   readonly #loop: OutboxLoop<J>;
   readonly circuits: Circuits;
-  /** Jobs this process claimed and has not finished, per destination (for the caps of `held`). */
-  readonly #inFlight = new Map<string, number>();
 
   constructor(deps: OutboxDeps, kind: OutboxKind<J>) {
     this.#kind = kind;
@@ -176,7 +174,7 @@ export class Outbox<J extends OutboxRow> {
       pollMs: kind.policy.pollMs,
       log: deps.log,
       claim: (limit) => this.#claim(limit),
-      attempt: (job) => this.runClaimed(job).finally(() => this.#finished(job.destination)),
+      attempt: (job) => this.runClaimed(job),
     });
   }
 
@@ -215,30 +213,28 @@ export class Outbox<J extends OutboxRow> {
     // COMMITTED is what that needs, and the claim's UPDATE re-checks each row as it is.
     const jobs = await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, exclude }), 'read committed');
     const skip = new Set([...open, ...held.paused]);
+    // A capped destination's jobs in flight are counted in the table by the claim itself, so the cap
+    // holds across every process serving the database (SPEC 16), not per process.
     for (const [destination, cap] of held.caps) {
-      const room = Math.min(cap - (this.#inFlight.get(destination) ?? 0), limit - jobs.length);
+      const room = Math.min(cap, limit - jobs.length);
       if (skip.has(destination) || room <= 0) continue;
-      jobs.push(...(await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, one: destination, limit: room }), 'read committed')));
+      jobs.push(...(await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, one: destination, limit: room, cap }), 'read committed')));
     }
     for (const destination of this.circuits.probesDue()) {
-      if (held.paused.includes(destination) || (this.#inFlight.get(destination) ?? 0) >= (held.caps.get(destination) ?? Number.POSITIVE_INFINITY)) {
-        // Not now (paused, or its one job still running): the probe waits for a later claim.
+      if (held.paused.includes(destination)) {
+        // Not now (paused): the probe waits for a later claim.
         this.circuits.probeSkipped(destination);
         continue;
       }
-      const [probe] = await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, probe: destination }), 'read committed');
+      // A capped destination whose jobs in flight fill its cap claims nothing: the probe waits too.
+      const cap = held.caps.get(destination);
+      const [probe] = await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, probe: destination, ...(cap !== undefined && { cap }) }), 'read committed');
       if (probe) jobs.push(probe);
       else this.circuits.probeSkipped(destination);
     }
-    for (const job of jobs) this.#inFlight.set(job.destination, (this.#inFlight.get(job.destination) ?? 0) + 1);
     return jobs;
   }
 
-  #finished(destination: string): void {
-    const n = (this.#inFlight.get(destination) ?? 1) - 1;
-    if (n > 0) this.#inFlight.set(destination, n);
-    else this.#inFlight.delete(destination);
-  }
 
   /** Claims one job by id now (a tool that pushes now), unless it is in flight under a live lease. */
   async claim(jobId: string): Promise<J | undefined> {

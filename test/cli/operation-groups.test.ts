@@ -26,6 +26,7 @@ test('no operation with a command lives outside the groups', () => {
 
 test('the group and command a command line names, past the global options', () => {
   assert.deepEqual(requestedGroup(['--db', 'x.db', '--json', 'orders', 'list', '--limit', '1']), { group: 'orders', command: 'list' });
+  assert.deepEqual(requestedGroup(['--database-url', 'postgres://h/db', 'stores', 'list']), { group: 'stores', command: 'list' });
   assert.deepEqual(requestedGroup(['help', 'stores', 'domains']), { group: 'stores', command: 'domains' });
   assert.deepEqual(requestedGroup(['products']), { group: 'products', command: undefined });
   assert.equal(requestedGroup(['--json', 'migrate']), undefined);

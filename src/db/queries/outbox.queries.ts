@@ -66,6 +66,11 @@ export interface ClaimFilter {
   only?: readonly string[];
   /** Only this destination, at most `limit` of its due jobs (a destination with a cap on jobs in flight). */
   one?: string;
+  /**
+   * At most this many of the destination's jobs (`one` or `probe`) in flight at once, counted in the
+   * table across every process (a lease not yet run out), not in one process's memory.
+   */
+  cap?: number;
 }
 
 /** The claim's write: in flight under a lease, one more attempt, the give-up clock started; a reclaimed job keeps an unknown outcome. */
@@ -105,12 +110,27 @@ export async function claimDue<J extends OutboxRow>(tx: Tx, t: OutboxTable, f: C
   // One indexed range per state, each read in next_attempt_at order and stopped at the limit. One
   // query with an OR of them (or `state IN (…)`) made SQLite gather every due row and sort it: with
   // 50,000 webhook deliveries waiting, each claim took 76 ms of the event loop (issue 26's soak).
-  const limit = f.probe !== undefined ? 1 : f.limit;
+  let limit = f.probe !== undefined ? 1 : f.limit;
+  const single = f.probe ?? f.one;
+  if (f.cap !== undefined && single !== undefined) {
+    // Two processes counting at once would both see room: on PostgreSQL the count is taken under a
+    // lock of this destination's own, held to the end of the claim's transaction (SQLite's claims
+    // already run one at a time, under its write lock).
+    if (dialectOf(tx) === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${`${t.name}:${single}`}))`.execute(db);
+    const running = await db
+      .selectFrom(t.name)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('destination', '=', single)
+      .where(t.state, '=', t.inFlight)
+      .where('lease_until', '>', f.now)
+      .executeTakeFirstOrThrow();
+    limit = Math.min(limit, f.cap - Number(running.n));
+    if (limit <= 0) return [];
+  }
   const ranges = t.waiting.map((state) => sql<boolean>`${sql.ref(`j.${t.state}`)} = ${state}${f.probe !== undefined ? sql`` : sql` and j.next_attempt_at <= ${f.now}`}`);
   if ('reclaim' in t.expiredLease) ranges.push(sql<boolean>`${sql.ref(`j.${t.state}`)} = ${t.inFlight} and j.lease_until < ${f.now}`);
   // Named destinations are read one at a time through (destination, state, next_attempt_at): a
   // filter on the state's range instead would walk past every other destination's due jobs.
-  const single = f.probe ?? f.one;
   const named = single !== undefined ? [single].filter((d) => f.only === undefined || f.only.includes(d)) : f.only?.filter((d) => !f.exclude?.includes(d));
   // PostgreSQL, several instances claiming at once (SPEC 16): each takes row locks on the candidates
   // it read and passes over those another has locked, so two workers never wait on, or claim, the
