@@ -4,6 +4,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Database } from './tables/index.ts';
 import type { OpenedDatabase } from './connect.ts';
+import { AppError } from '../errors.ts';
 import { PG_CONNECT_TIMEOUT_MS, PG_IDLE_IN_TRANSACTION_TIMEOUT_MS, PG_POOL_MAX, PG_STATEMENT_TIMEOUT_MS } from '../limits.ts';
 
 const INT8 = 20;
@@ -27,6 +28,18 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
+/**
+ * PostgreSQL's text cannot hold U+0000, and refusing it there would be a server error for what is
+ * the caller's input (a NUL in a form field, a token, a query string): it is refused before the
+ * query is sent, as the caller's error, whichever surface it came through. (SQLite stores it.)
+ */
+function refuseNul(values: unknown): void {
+  if (!Array.isArray(values)) return;
+  for (const v of values)
+    if (typeof v === 'string' && v.includes('\u0000'))
+      throw new AppError('invalid_input', 'Text may not contain the NUL character (U+0000)', [{ field: 'text', message: 'contains U+0000' }]);
+}
+
 /** Opens a pool on the database of `url`; connections are made as queries need them. */
 export function openPostgres(url: string): OpenedDatabase {
   const pool = new pg.Pool({
@@ -43,6 +56,13 @@ export function openPostgres(url: string): OpenedDatabase {
   // An idle connection the server closed (a restart, a failover) is dropped from the pool; without
   // a listener its error would end the process.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      refuseNul(args[1]);
+      return query(...args);
+    };
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', raw: undefined, close: () => db.destroy() };
 }

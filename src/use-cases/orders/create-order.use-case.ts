@@ -41,6 +41,7 @@ import { CreateOrderInputSchema, type CreateOrderInput } from './create-order.sc
 import { authenticateKey, credentialPresent, keyScopes, type ApiKey, type PresentedCredential } from '../keys/authenticate-key.ts';
 import { countOrderLimits, hitOrderLimits, rateLimited, type Counted, type LimitSubject, type RateState } from './order-rate-limits.ts';
 import { createdBody, type CreateOrderSuccess } from './order-view.ts';
+import { lockForTransaction } from '../../db/queries/locks.queries.ts';
 
 /** A caller already authenticated for its whole account (an MCP secret key or OAuth token). */
 export interface AccountCaller {
@@ -296,7 +297,13 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
   const requestHash = idemKey ? createHash('sha256').update(stableJson(req.note ? { body: req.body, note: req.note } : req.body)).digest('hex') : '';
   const needsReview = city !== undefined && !city.confident;
 
+  // PostgreSQL (SPEC 16): READ COMMITTED, so that concurrent orders wait on the rows they share (the
+  // store's order number, the rate-limit counters, each an atomic update) instead of failing to
+  // serialize and starting over. What an order reads before it writes is one phone's orders (the
+  // duplicate window, the return risk) and one Idempotency-Key's record: both are locked for the
+  // transaction, so a second order of the phone or the key reads what the first committed.
   const outcome = await writeTransaction(deps.db, async (tx): Promise<OrderOutcome | { limited: Counted }> => {
+    await lockForTransaction(tx, `order-phone:${r.store.account_id}:${e164}`, idemKey ? `order-key:${r.store.id}:${idemKey}` : undefined);
     const counted = await countOrderLimits(tx, deps, who);
     report(counted.shown);
     // Over a limit: the counts commit, nothing else is written.
@@ -416,7 +423,7 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
     const body = createdBody(order);
     await remember(body);
     return { body, replayed: false };
-  });
+  }, 'read committed');
   if ('limited' in outcome) throw rateLimited(outcome.limited.exceeded!);
   if (!outcome.replayed) {
     deps.nudge.fulfillment();
