@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
+import { openSync } from '../helpers/sync-database.ts';
 import { tempDbFile } from '../helpers/server.ts';
 import { seedShop, orderBody, type Shop } from '../helpers/fixtures.ts';
 import { cliFails, cliJson, readDb, withApp } from '../helpers/cli-expect.ts';
@@ -45,7 +45,7 @@ async function place(telefono: string) {
 
 /** Runs one write on a database file, expecting it to change exactly one row. */
 function writeIn(file: string, statement: string, ...params: unknown[]): void {
-  const db = new Database(file);
+  const db = openSync(file);
   try {
     assert.equal(db.prepare(statement).run(...params).changes, 1, statement);
   } finally {
@@ -393,7 +393,7 @@ test(
       await platform.advance(newestRemote, 'EN_TRANSITO');
 
       // LIST_MAX_LIMIT older open orders, pushed and confirmed on the platform, copied from the newest.
-      const db = new Database(own.file);
+      const db = openSync(own.file);
       try {
         const template = db.prepare('SELECT * FROM orders WHERE id = ?').get(newest.id) as Record<string, unknown>;
         const jobTemplate = db.prepare('SELECT * FROM fulfillment_jobs WHERE order_id = ?').get(newest.id) as Record<string, unknown>;

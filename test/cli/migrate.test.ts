@@ -6,6 +6,7 @@ import { Migrator, sql } from 'kysely';
 import { openDatabase } from '../../src/db/connect.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
 import { GRANTABLE_SCOPES } from '../../src/domain/oauth/scopes.ts';
+import { openSync } from '../helpers/sync-database.ts';
 
 const tmp = tempDbFile();
 after(() => tmp.cleanup());
@@ -42,8 +43,7 @@ test('codrail migrate refreshes a catalog loaded from an older bundle and leaves
     await cliJson(db.file, ['migrate']);
     // As a database migrated by an older release: PY without the districts created since 2016, the
     // source without a digest; CO replaced by the operator's own import.
-    const Database = (await import('better-sqlite3')).default;
-    const rw = new Database(db.file);
+    const rw = openSync(db.file);
     rw.prepare("DELETE FROM city_catalogs WHERE country = 'PY' AND city IN ('Nueva Asunción', 'Boquerón')").run();
     rw.prepare("UPDATE catalog_versions SET source = 'bundled:data/cities/PY.json' WHERE country = 'PY'").run();
     rw.prepare("DELETE FROM city_catalogs WHERE country = 'CO' AND catalog = 'fulfillment' AND region = 'Amazonas'").run();

@@ -3,7 +3,7 @@
 // belong to the fulfillment worker, so they are set with a direct SQL update on the file.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
+import { openSync } from '../helpers/sync-database.ts';
 import { tempDbFile } from '../helpers/server.ts';
 import { seedShop, orderBody, type Shop } from '../helpers/fixtures.ts';
 import { cliFails, cliJson, readDb, withApp } from '../helpers/cli-expect.ts';
@@ -52,7 +52,7 @@ const orderRow = (id: string) =>
 const jobState = (id: string) => readDb(tmp.file, (db) => (db.prepare('SELECT state FROM fulfillment_jobs WHERE order_id = ?').get(id) as { state: string } | undefined)?.state);
 
 function setJobState(orderId: string, state: 'in_flight' | 'done') {
-  const db = new Database(tmp.file);
+  const db = openSync(tmp.file);
   try {
     assert.equal(db.prepare('UPDATE fulfillment_jobs SET state = ? WHERE order_id = ?').run(state, orderId).changes, 1);
   } finally {

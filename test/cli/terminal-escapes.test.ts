@@ -4,7 +4,7 @@
 // no stored line feed starts a line of its own, and --json still carries the exact text.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
+import { openSync } from '../helpers/sync-database.ts';
 import { tempDbFile } from '../helpers/server.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
 import { cliJson, withApp } from '../helpers/cli-expect.ts';
@@ -33,7 +33,7 @@ before(async () => {
     clientId = (await registerClient(app, { client_name: 'Claude', redirect_uris: ['http://127.0.0.1:33418/callback'] }, 'cli')).client_id;
   });
   // Straight into the file, as an old release or another writer would have left them.
-  const db = new Database(tmp.file);
+  const db = openSync(tmp.file);
   try {
     db.prepare('UPDATE oauth_clients SET client_name = ? WHERE id = ?').run(CLIENT_NAME, clientId);
     db.prepare('UPDATE api_keys SET label = ? WHERE id = ?').run(KEY_LABEL, keyId);

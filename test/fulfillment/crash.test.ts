@@ -5,7 +5,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import Database from 'better-sqlite3';
+import { openSync } from '../helpers/sync-database.ts';
 import { tempDbFile } from '../helpers/server.ts';
 import { seedShop, orderBody } from '../helpers/fixtures.ts';
 import { withApp } from '../helpers/cli-expect.ts';
@@ -25,7 +25,7 @@ function serve(url: string): ChildProcess {
 }
 
 const states = () => {
-  const db = new Database(tmp.file, { readonly: true });
+  const db = openSync(tmp.file, { readonly: true });
   try {
     return db.prepare('SELECT state, COUNT(*) AS n FROM fulfillment_jobs GROUP BY state').all() as { state: string; n: number }[];
   } finally {
@@ -71,7 +71,7 @@ test('serve killed with SIGKILL mid-push and started again leaves exactly one pl
     const refs = sim.orders().map((o) => o.external_ref);
     assert.equal(refs.length, ids.length, 'no duplicate platform order');
     assert.deepEqual([...refs].sort(), [...ids].sort(), 'every live order is on the platform');
-    const db = new Database(tmp.file, { readonly: true });
+    const db = openSync(tmp.file, { readonly: true });
     const reconciled = (db.prepare("SELECT data FROM order_events WHERE type = 'fulfillment.pushed'").all() as { data: string }[]).filter((e) => (JSON.parse(e.data) as { reconciled: boolean }).reconciled);
     db.close();
     assert.ok(reconciled.length > 0, 'a push the kill interrupted after the platform created it was found by reference, not created again');

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { databaseEnv } from './test-database.ts';
+import { withDatabaseEnv } from './test-database.ts';
 
 export const BIN = fileURLToPath(new URL('../../bin/codrail', import.meta.url));
 
@@ -12,7 +12,7 @@ export const BIN = fileURLToPath(new URL('../../bin/codrail', import.meta.url));
  */
 export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(CODRAIL_|PORT$|HOST$|LOG_LEVEL$)/.test(k)));
-  return { ...clean, ...databaseEnv(extra), ...extra };
+  return withDatabaseEnv({ ...clean, ...extra });
 }
 
 export interface CliResult {

@@ -6,7 +6,7 @@ import { createLogger } from '../../src/log.ts';
 import { createHttpServer, type HttpServer } from '../../src/http/server.ts';
 import { loadRoutes } from '../../src/cli/serve.command.ts';
 import type { Clock } from '../../src/clock.ts';
-import { databaseEnv, tempDatabase } from './test-database.ts';
+import { tempDatabase, withDatabaseEnv } from './test-database.ts';
 
 export interface TestServer {
   url: string;
@@ -34,7 +34,7 @@ export async function startServer(flags: ConfigFlags = {}, options: { clock?: Cl
       done();
     },
   });
-  const config = loadConfig({ port: 0, logLevel: 'info', ...flags, db: tmp.file }, { ...databaseEnv(options.env), ...options.env });
+  const config = loadConfig({ port: 0, logLevel: 'info', ...flags, db: tmp.file }, withDatabaseEnv({ ...options.env }));
   const app = await openApp(config, { log: createLogger('info', sink), ...(options.clock ? { clock: options.clock } : {}) });
   await migrate(app);
   const http = createHttpServer(app, await loadRoutes());

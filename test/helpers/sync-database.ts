@@ -18,6 +18,8 @@ export interface SyncStatement {
 export interface SyncDatabase {
   prepare(sql: string): SyncStatement;
   exec(sql: string): void;
+  /** better-sqlite3's: `fn` in one transaction. Through psql each statement commits on its own (test set-up only). */
+  transaction<F extends (...args: never[]) => unknown>(fn: F): F;
   close(): void;
 }
 
@@ -30,8 +32,11 @@ function literal(value: unknown): string {
   return `'${String(value).replace(/'/g, "''")}'`;
 }
 
-/** `?` placeholders (outside quotes) replaced by the values, in order. */
+/** `?` placeholders (outside quotes) replaced by the values, in order; or `@name` ones by one object's fields. */
 function bind(sql: string, params: unknown[]): string {
+  const [only] = params;
+  if (params.length === 1 && only !== null && typeof only === 'object' && !Buffer.isBuffer(only) && /@\w/.test(sql))
+    return sql.replace(/@(\w+)/g, (_, name: string) => literal((only as Record<string, unknown>)[name]));
   let i = 0;
   let out = '';
   let quote: string | null = null;
@@ -88,6 +93,7 @@ export function openSync(file: string, options: { readonly?: boolean } = {}): Sy
   return {
     prepare: (sql) => new PsqlStatement(file, sql),
     exec: (sql) => void psql(file, sql),
+    transaction: (fn) => fn,
     close: () => undefined,
   };
 }

@@ -19,8 +19,13 @@ export const TEST_SECRET_KEY = Buffer.alloc(32, 42).toString('base64');
 
 /** The environment a codrail process of the suite needs for its database, beside `extra`. */
 export function databaseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
-  if (!onPostgres || extra.CODRAIL_SECRET_KEY !== undefined || extra.CODRAIL_SECRET_KEY_FILE !== undefined) return {};
+  if (!onPostgres || extra.CODRAIL_SECRET_KEY || extra.CODRAIL_SECRET_KEY_FILE) return {};
   return { CODRAIL_SECRET_KEY: TEST_SECRET_KEY };
+}
+
+/** `env` with the suite's key added where the database needs one and `env` gives none (an empty value counts as none). */
+export function withDatabaseEnv<E extends Record<string, string | undefined>>(env: E): E {
+  return { ...env, ...databaseEnv(env) };
 }
 
 function psql(url: string, statement: string): void {
