@@ -8,7 +8,7 @@
 // a constant of the query (`eb('kind', '=', 'phone')`) and is sent as it was at compile time: the
 // build function uses only its slots and literals, never a variable from around it.
 import { CompiledQuery, type Compilable, type QueryResult } from 'kysely';
-import type { Db } from './connect.ts';
+import { dialectOf, type Db, type Dialect } from './connect.ts';
 import type { Tx } from './transaction.ts';
 
 /** A placeholder for the value passed at position `index`. */
@@ -37,9 +37,12 @@ const run = <R>(db: Db | Tx, c: Compiled, values: readonly unknown[]): Promise<Q
  * call runs the SQL compiled on the first, with its arguments as the values.
  */
 export function compiledOnce<A extends unknown[], R>(build: (db: Db | Tx, ...slots: A) => Compilable<R>): (db: Db | Tx, ...args: A) => Promise<R[]> {
-  let compiled: Compiled | undefined;
+  // Per dialect: one process may run the query on SQLite and on PostgreSQL (db copy, the tests).
+  const byDialect = new Map<Dialect, Compiled>();
   return async (db, ...args) => {
-    compiled ??= compile(build(db, ...(args.map((_, i) => new Slot(i)) as A)));
+    const dialect = dialectOf(db);
+    let compiled = byDialect.get(dialect);
+    if (!compiled) byDialect.set(dialect, (compiled = compile(build(db, ...(args.map((_, i) => new Slot(i)) as A)))));
     return (await run<R>(db, compiled, args)).rows;
   };
 }
@@ -53,7 +56,7 @@ export function compiledPerRow<T extends object, R>(build: (db: Db | Tx, row: T)
   return async (db, row) => {
     // Kysely leaves out a column whose value is undefined: so does the shape.
     const entries = Object.entries(row).filter(([, v]) => v !== undefined);
-    const key = entries.map(([c]) => c).join(',');
+    const key = `${dialectOf(db)}:${entries.map(([c]) => c).join(',')}`;
     let compiled = byColumns.get(key);
     if (!compiled) {
       const slots = Object.fromEntries(entries.map(([c], i) => [c, new Slot(i)])) as T;

@@ -18,7 +18,9 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   // A database a newer release migrated (an upgrade rolled back without its backup): said plainly.
   const unknown = error instanceof Error ? /previously executed migration (\S+) is missing/.exec(error.message) : null;
   if (unknown)
-    throw invalidState(`This database was migrated by a newer codrail (its migration ${unknown[1]} is unknown to this release): run that release again, or restore the backup taken before the upgrade (codrail restore FILE)`);
+    throw invalidState(
+      `This database was migrated by a newer codrail (its migration ${unknown[1]} is unknown to this release): run that release again, or restore the backup taken before the upgrade (${dialectOf(db) === 'postgres' ? 'pg_restore of the dump' : 'codrail restore FILE'})`,
+    );
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -8,7 +8,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { openSync } from '../helpers/sync-database.ts';
+import { onPostgres, TEST_SECRET_KEY } from '../helpers/test-database.ts';
 import { tempDbFile } from '../helpers/server.ts';
 import { assignNumber, freshPhoneNumberId, seedShop, type Shop } from '../helpers/fixtures.ts';
 import { cliFails, cliJson, readDb, withApp } from '../helpers/cli-expect.ts';
@@ -42,7 +43,7 @@ const order = (id: string) => one('SELECT status, cancel_reason, tracking_number
 const jobs = (id: string) => all('SELECT action, state, attempts, remote_id FROM fulfillment_jobs WHERE order_id = ? ORDER BY action DESC', id);
 const events = (id: string, type: string) => all('SELECT actor, data FROM order_events WHERE order_id = ? AND type = ? ORDER BY created_at, id', id, type).map((e) => ({ actor: e.actor, data: JSON.parse(e.data) }));
 const write = (statement: string, ...params: unknown[]) => {
-  const db = new Database(tmp.file);
+  const db = openSync(tmp.file);
   try {
     assert.equal(db.prepare(statement).run(...params).changes, 1, statement);
   } finally {
@@ -169,7 +170,8 @@ describe('fulfillment connection', () => {
       paused: null,
       webhook_url: null,
     });
-    assert.equal(existsSync(own.keyFile), false);
+    // A SQLite installation's key file (PostgreSQL's key is given, never a file made here).
+    if (!onPostgres) assert.equal(existsSync(own.keyFile), false);
   });
 
   test('connection set with an --account-id the token does not belong to is a usage error naming account_id that saves nothing', async () => {
@@ -178,12 +180,14 @@ describe('fulfillment connection', () => {
     assert.match(r.stderr, /account_id: this token belongs to platform account acct_/);
     assert.ok(!r.stderr.includes(TOKEN), 'the token is not echoed');
     assert.equal(allIn(own.file, 'SELECT * FROM fulfillment_connections').length, 0);
-    assert.equal(existsSync(own.keyFile), false);
+    // A SQLite installation's key file (PostgreSQL's key is given, never a file made here).
+    if (!onPostgres) assert.equal(existsSync(own.keyFile), false);
   });
 
   test('connection set checks the token live, stores it sealed with only its last four characters in clear, and creates the key file with mode 0600', async () => {
     const own = await ownDb();
-    assert.equal(existsSync(own.keyFile), false);
+    // A SQLite installation's key file (PostgreSQL's key is given, never a file made here).
+    if (!onPostgres) assert.equal(existsSync(own.keyFile), false);
     const { json, result } = await cliJson(own.file, ['fulfillment', 'connection', 'set', own.shop.storeId, '--api-token', TOKEN, '--account-id', PLATFORM_ACCOUNT], { env });
     assert.equal(json.source, 'store');
     assert.deepEqual(json.credential, { masked: '••••a1b2', account_id: PLATFORM_ACCOUNT, account_name: 'Simulated account …a1b2' });
@@ -194,10 +198,11 @@ describe('fulfillment connection', () => {
     assert.equal(row.token_last4, 'a1b2');
     assert.equal(row.platform_account_id, PLATFORM_ACCOUNT);
     for (const [column, value] of Object.entries(row)) assert.ok(!String(value).includes(TOKEN), `${column} holds no clear token`);
-    assert.equal(statSync(own.keyFile).mode & 0o777, 0o600);
-    const key = Buffer.from(readFileSync(own.keyFile, 'utf8').trim(), 'base64');
+    if (!onPostgres) assert.equal(statSync(own.keyFile).mode & 0o777, 0o600);
+    // Sealed with the key file's key on SQLite, with the key given on PostgreSQL (the suite's own).
+    const key = onPostgres ? Buffer.from(TEST_SECRET_KEY, 'base64') : Buffer.from(readFileSync(own.keyFile, 'utf8').trim(), 'base64');
     assert.equal(key.length, 32);
-    assert.match(row.token_sealed, new RegExp(`^v1\\.${keyId(key)}\\.`), 'sealed with the key file’s key');
+    assert.match(row.token_sealed, new RegExp(`^v1\\.${keyId(key)}\\.`), 'sealed with the installation’s key');
     for (const file of [own.file, `${own.file}-wal`].filter(existsSync)) assert.ok(!readFileSync(file).includes(TOKEN), `${file} holds no clear token`);
   });
 

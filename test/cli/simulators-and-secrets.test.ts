@@ -15,6 +15,7 @@ import { runCli, spawnLong as spawnLongCli } from '../helpers/cli.ts';
 import { startDropiSimulator } from '../../src/platforms/dropi/simulator.ts';
 import { startSimulator, type Simulator } from '../../src/platforms/generic/simulator.ts';
 import { keyId } from '../../src/domain/secret-box.ts';
+import { sqliteOnly } from '../helpers/test-database.ts';
 
 const tmp = tempDbFile();
 /** Nothing from the developer's shell leaks in: no platform token, app secret or sealing key. */
@@ -98,7 +99,8 @@ describe('fulfillment sim --accept-token', () => {
   });
 });
 
-describe('secrets rotate', () => {
+// The key file beside a SQLite database, its rotation and damage: PostgreSQL's key is always given.
+describe('secrets rotate', { skip: sqliteOnly }, () => {
   const TOKEN = 'dropi-tok-rotate-9f3e';
   const newKey = randomBytes(32);
   const unrelated = randomBytes(32);

@@ -18,6 +18,7 @@ import { cancelOrder } from '../../src/use-cases/orders/order-life.use-case.ts';
 import { operatorAs } from '../../src/use-cases/caller.ts';
 import { parseWith } from '../../src/use-cases/validate.ts';
 import { CancelOrderInput } from '../../src/use-cases/orders/order-life.schemas.ts';
+import { dropRefusal, refuseEvents } from '../helpers/database.ts';
 
 const FAST = { fulfillmentBackoffMs: 10, fulfillmentBackoffMaxMs: 50, fulfillmentTimeoutMs: 300, fulfillmentConcurrency: 4 } as const;
 
@@ -83,12 +84,12 @@ describe('a push with a failure injected at each step ends with exactly one plat
     try {
       const ids = await liveOrders(b, 3);
       // Recording a push is impossible while this trigger exists: the transaction that records it throws.
-      await sql`CREATE TRIGGER no_pushed BEFORE INSERT ON order_events WHEN NEW.type = 'fulfillment.pushed' BEGIN SELECT RAISE(ABORT, 'order_events is read-only (test)'); END`.execute(b.server.deps.db);
+      await refuseEvents(b.server.deps.db, 'no_pushed', 'fulfillment.pushed');
       await withWorkers(b, 1, async () => {
         await until('the platform to have created every order while codrail could not record it', () => ids.every((id) => b.sim.orders().some((o) => o.external_ref === id)));
         await until('a few failed records', async () => (await jobs(b)).every((j) => j.attempts >= 3));
         await new Promise((r) => setTimeout(r, 1_500));
-        await sql`DROP TRIGGER no_pushed`.execute(b.server.deps.db);
+        await dropRefusal(b.server.deps.db, 'no_pushed');
         await until('every push to be recorded', () => allDone(b));
       });
       await exactlyOnce(b, ids);

@@ -2,7 +2,8 @@
 // (the tests of src/db/ that work on a connection, not through a server).
 import { after, before } from 'node:test';
 import type BetterSqlite3 from 'better-sqlite3';
-import { openDatabase, type Db, type OpenedDatabase } from '../../src/db/connect.ts';
+import { sql } from 'kysely';
+import { dialectOf, openDatabase, type Db, type OpenedDatabase } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { tempDbFile } from './server.ts';
 
@@ -48,4 +49,26 @@ function sqliteOnly(): never {
 
 function notYetOpen(): never {
   throw new Error('the database opens in a before() hook: use it inside a test');
+}
+
+/**
+ * A trigger that makes inserting an event of `type` into order_events fail (a failure injected into
+ * the product's own transaction), on SQLite or PostgreSQL; `dropRefusal` removes it.
+ */
+export async function refuseEvents(db: Db, name: string, type: string): Promise<void> {
+  if (dialectOf(db) === 'sqlite') {
+    await sql`CREATE TRIGGER ${sql.id(name)} BEFORE INSERT ON order_events WHEN NEW.type = ${sql.lit(type)} BEGIN SELECT RAISE(ABORT, 'order_events is read-only (test)'); END`.execute(db);
+    return;
+  }
+  await sql`CREATE FUNCTION ${sql.id(name)}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'order_events is read-only (test)'; END $$`.execute(db);
+  await sql`CREATE TRIGGER ${sql.id(name)} BEFORE INSERT ON order_events FOR EACH ROW WHEN (NEW.type = ${sql.lit(type)}) EXECUTE FUNCTION ${sql.id(name)}()`.execute(db);
+}
+
+export async function dropRefusal(db: Db, name: string): Promise<void> {
+  if (dialectOf(db) === 'sqlite') {
+    await sql`DROP TRIGGER ${sql.id(name)}`.execute(db);
+    return;
+  }
+  await sql`DROP TRIGGER ${sql.id(name)} ON order_events`.execute(db);
+  await sql`DROP FUNCTION ${sql.id(name)}()`.execute(db);
 }

@@ -68,7 +68,8 @@ class PsqlStatement implements SyncStatement {
   ) {}
   all(...params: unknown[]): unknown[] {
     const text = psql(this.url, `SELECT coalesce(json_agg(row_to_json(q)), '[]') FROM (${bind(this.sql.trim().replace(/;$/, ''), params)}) q`);
-    const rows = JSON.parse(text) as Record<string, unknown>[];
+    // bytea comes through JSON as "\\x…" hex: back to the Buffer better-sqlite3 gives for a BLOB.
+    const rows = JSON.parse(text, (_k, v: unknown) => (typeof v === 'string' && /^\\x(?:[0-9a-f]{2})*$/.test(v) ? Buffer.from(v.slice(2), 'hex') : v)) as Record<string, unknown>[];
     if (this.mode === 'rows') return rows;
     return rows.map((r) => (this.mode === 'pluck' ? Object.values(r)[0] : Object.values(r)));
   }

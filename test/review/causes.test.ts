@@ -10,6 +10,7 @@ import { startPushWorker } from '../../src/use-cases/fulfillment/push-worker.use
 import { OPEN_LIMITS, liveHeaders, nextPhone } from '../api/orders/order-kit.ts';
 import { runCli } from '../helpers/cli.ts';
 import { until } from '../helpers/wait.ts';
+import { refuseEvents } from '../helpers/database.ts';
 
 test('/readyz answers 503 when the database is gone and logs why, with the request id', async () => {
   const server = await startServer();
@@ -33,7 +34,7 @@ test('a push attempt failing on our side is logged with its job and stack, never
   try {
     const shop = await seedShop(server.deps);
     // The order's timeline cannot be written any more: recording the push fails inside the attempt.
-    await sql`CREATE TRIGGER no_events BEFORE INSERT ON order_events WHEN NEW.type = 'fulfillment.pushed' BEGIN SELECT RAISE(ABORT, 'order_events is read-only (test)'); END`.execute(server.deps.db);
+    await refuseEvents(server.deps.db, 'no_events', 'fulfillment.pushed');
     const res = await postOrder(server.url, orderBody(shop, { telefono: nextPhone() }), liveHeaders(shop));
     assert.equal(res.status, 200);
     const end = Date.now() + 10_000;
