@@ -79,7 +79,7 @@ export const PG_STATEMENT_TIMEOUT_MS = 30_000;
 /** A connection idle inside a transaction this long is closed by the server, releasing its locks. */
 export const PG_IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 /** A transaction that fails to serialize (SQLSTATE 40001, 40P01) is run again, this many times at most. */
-export const PG_SERIALIZATION_RETRIES = 10;
+export const PG_SERIALIZATION_RETRIES = 30;
 /** How far apart those runs are: a random wait up to this, doubled at each retry. */
 export const PG_RETRY_BASE_MS = 5;
 /** `codrail db copy`: rows read and inserted at a time (a multi-row INSERT of this many stays under both databases' parameter limits). */
