@@ -3,7 +3,7 @@
 // balancer runs them: what one instance writes, the other must see and respect — order numbers,
 // single-use OAuth codes, exactly-once pushes when one instance dies mid-push, and prices.
 // Each test has its own database and its own pair of processes, so it passes when run alone.
-import { after, test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,10 +21,6 @@ import { startSimulator } from '../../src/platforms/generic/simulator.ts';
 /** The client IP limit is out of the way: every request of these tests comes from 127.0.0.1. */
 const FLAGS = ['--log-level', 'warn', '--rate-ip-per-min', '1000000'];
 
-const databases: ReturnType<typeof tempDbFile>[] = [];
-const processes: ServeProcess[] = [];
-const closers: (() => Promise<void>)[] = [];
-
 /** SIGTERM, then SIGKILL if it is still there after 10 s: the cleanup never waits unbounded. */
 async function stop(serve: ServeProcess): Promise<void> {
   if (serve.child.exitCode !== null || serve.child.signalCode !== null) return;
@@ -34,29 +30,28 @@ async function stop(serve: ServeProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-after(async () => {
-  await Promise.all(processes.map(stop));
-  for (const close of closers) await close();
-  for (const db of databases) db.cleanup();
-});
-
-async function serve(file: string, args: string[]): Promise<ServeProcess> {
-  const started = await spawnServe(file, args);
-  processes.push(started);
-  return started;
-}
-
-/** A new database set up through the real use-cases, then A and B started on it. */
-async function twoInstances<T>(setup: (app: App) => Promise<T>, flagsA: string[] = FLAGS, flagsB: string[] = flagsA): Promise<{ file: string; made: T; a: ServeProcess; b: ServeProcess }> {
+/**
+ * A new database set up through the real use-cases, then A and B started on it. The test's after()
+ * stops both (whatever became of them) and drops the database.
+ */
+async function twoInstances<T>(t: TestContext, setup: (app: App) => Promise<T>, flagsA: string[] = FLAGS, flagsB: string[] = flagsA): Promise<{ file: string; made: T; a: ServeProcess; b: ServeProcess }> {
   const db = tempDbFile();
-  databases.push(db);
+  const started: ServeProcess[] = [];
+  t.after(async () => {
+    await Promise.all(started.map(stop));
+    db.cleanup();
+  });
   const made = await withApp(db.file, setup);
-  const [a, b] = await Promise.all([serve(db.file, flagsA), serve(db.file, flagsB)]);
-  return { file: db.file, made, a, b };
+  const [a, b] = await Promise.all([flagsA, flagsB].map(async (flags) => {
+    const serve = await spawnServe(db.file, flags);
+    started.push(serve);
+    return serve;
+  }));
+  return { file: db.file, made, a: a!, b: b! };
 }
 
-test('orders posted alternately to A and B, half of them concurrently in flight, get unique gapless order numbers 1001–1040 per store and are each stored once', async () => {
-  const { file, made: shops, a, b } = await twoInstances(async (app) => [await seedShop(app), await seedShop(app)]);
+test('orders posted alternately to A and B, half of them concurrently in flight, get unique gapless order numbers 1001–1040 per store and are each stored once', async (t) => {
+  const { file, made: shops, a, b } = await twoInstances(t, async (app) => [await seedShop(app), await seedShop(app)]);
   const PER_STORE = 40;
   // Order i goes to A when i is even, to B when odd; the stores alternate every two orders, so each
   // store gets orders through both instances.
@@ -85,8 +80,8 @@ test('orders posted alternately to A and B, half of them concurrently in flight,
   }
 });
 
-test('one OAuth authorization code redeemed at A and at B at the same moment gives exactly one access token, an invalid_grant 400 for the other, and one token family', async () => {
-  const { file, made: user, a, b } = await twoInstances(async (app) => addUser(app, (await seedShop(app)).accountId));
+test('one OAuth authorization code redeemed at A and at B at the same moment gives exactly one access token, an invalid_grant 400 for the other, and one token family', async (t) => {
+  const { file, made: user, a, b } = await twoInstances(t, async (app) => addUser(app, (await seedShop(app)).accountId));
   // The real consent flow on A: registration, sign-in, consent, PKCE.
   const client = await registerLoopbackClient(a.base);
   const redirectUri = client.redirect_uris[0]!;
@@ -141,25 +136,27 @@ test('one OAuth authorization code redeemed at A and at B at the same moment giv
 
 /**
  * A pass-through HTTP proxy in front of the platform for A alone: it counts A's order creations in
- * flight, so the test kills A while one of its pushes is on the wire. Requests already sent go on
- * to the platform after A dies, as they would over a real network.
+ * flight, so the test kills A while some of its pushes are on the wire, and records how the platform
+ * answered each creation and when. Requests already sent go on to the platform after A dies, as
+ * they would over a real network.
  */
-async function watchedRoute(target: string): Promise<{ url: string; createsInFlight(): number; creates(): number; close(): Promise<void> }> {
+async function watchedRoute(target: string) {
   let inFlight = 0;
-  let creates = 0;
+  const answered: { status: number; at: number }[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('error', () => res.destroy());
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const isCreate = req.method === 'POST' && req.url === '/orders';
-      if (isCreate) (inFlight++, creates++);
+      if (isCreate) inFlight++;
       const headers: Record<string, string> = {};
       for (const name of ['authorization', 'content-type', 'accept']) if (typeof req.headers[name] === 'string') headers[name] = req.headers[name] as string;
       const body = Buffer.concat(chunks);
       fetch(`${target}${req.url}`, { method: req.method, headers, ...(body.length > 0 && { body }) })
         .then(async (upstream) => {
           const text = Buffer.from(await upstream.arrayBuffer());
+          if (isCreate) answered.push({ status: upstream.status, at: performance.now() });
           if (!res.destroyed) res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json', ...(upstream.headers.get('retry-after') && { 'retry-after': upstream.headers.get('retry-after')! }) }).end(text);
         })
         .catch(() => res.destroy())
@@ -169,22 +166,25 @@ async function watchedRoute(target: string): Promise<{ url: string; createsInFli
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    /** A's creation requests sent and not yet answered by the platform. */
     createsInFlight: () => inFlight,
-    creates: () => creates,
+    /** How the platform answered A's creation requests, and when (performance.now()). */
+    answered: () => [...answered],
     close: () => new Promise<void>((ok) => (server.closeAllConnections(), server.close(() => ok()))),
   };
 }
 
-test('live orders pushed by A and B to a platform failing 30 % of requests, with A killed by SIGKILL mid-push, each reach the platform exactly once and every push job ends done', async () => {
+test('live orders pushed by A and B to a platform failing 30 % of requests, with A killed by SIGKILL mid-push, each reach the platform exactly once and every push job ends done', async (t) => {
   const ORDERS = 30;
   // The order is created, then answered 200 ms later: a kill in that gap leaves an order on the
   // platform that A never recorded.
   const sim = await startSimulator({ port: 0, failRate: 0.3, latencyMs: 200, random: seeded(20_260_516) });
-  closers.push(() => sim.close());
+  t.after(() => sim.close());
   const route = await watchedRoute(sim.url);
-  closers.push(() => route.close());
+  t.after(() => route.close());
   const PUSH = ['--fulfillment-timeout-ms', '500', '--fulfillment-backoff-ms', '20', '--fulfillment-backoff-max-ms', '100', '--fulfillment-concurrency', '4'];
   const { file, made: ids, a, b } = await twoInstances(
+    t,
     async (app) => {
       const shop = await seedShop(app);
       const made: string[] = [];
@@ -200,9 +200,11 @@ test('live orders pushed by A and B to a platform failing 30 % of requests, with
   const pushJobs = () => readDb(file, (db) => db.prepare("SELECT order_id, state, remote_id, unknown_outcome FROM fulfillment_jobs WHERE action = 'push'").all() as { order_id: string; state: string; remote_id: string | null; unknown_outcome: number }[]);
   assert.equal(pushJobs().length, ORDERS, 'one push job queued per live order');
 
-  await until('A to have an order creation on the wire', () => route.createsInFlight() > 0, 20_000);
+  // A has had answers to some pushes and has more on the wire: it is killed in the middle of its work.
+  await until('A to be pushing, with an order creation on the wire', () => route.answered().length >= 4 && route.createsInFlight() > 0, 20_000);
   const inFlightAtKill = route.createsInFlight();
   a.child.kill('SIGKILL');
+  const killedAt = performance.now();
   await a.exited;
   assert.equal(a.child.signalCode, 'SIGKILL');
   assert.ok(inFlightAtKill >= 1, `A was killed with ${inFlightAtKill} creation(s) in flight`);
@@ -219,12 +221,21 @@ test('live orders pushed by A and B to a platform failing 30 % of requests, with
   for (const job of pushJobs()) assert.deepEqual([job.state, Number(job.unknown_outcome), job.remote_id], ['done', 0, onPlatform.find((o) => o.external_ref === job.order_id)!.id], `push job of ${job.order_id}`);
   // Both really pushed: creations came through A's route and straight from B.
   const createRequests = [...new Map(onPlatform.map((o) => [o.external_ref, o.create_calls])).values()].reduce((x, y) => x + y, 0);
-  assert.ok(route.creates() > 0 && createRequests > route.creates(), `creations: ${route.creates()} through A of ${createRequests} in all`);
+  const throughA = route.answered();
+  assert.ok(createRequests > throughA.length, `creations: ${throughA.length} through A of ${createRequests} in all`);
+  // Every order the platform created for A after A died was never recorded by A: B found it by
+  // its reference instead of creating it again.
+  const orphaned = throughA.filter((x) => x.at > killedAt && x.status === 201).length;
+  const pushed = readDb(file, (db) => db.prepare("SELECT data FROM order_events WHERE type = 'fulfillment.pushed'").all() as { data: string | { reconciled?: boolean } }[]);
+  const reconciled = pushed.filter((e) => (typeof e.data === 'string' ? (JSON.parse(e.data) as { reconciled?: boolean }) : e.data).reconciled).length;
+  assert.equal(pushed.length, ORDERS, 'one fulfillment.pushed event per order');
+  assert.ok(reconciled >= orphaned, `${orphaned} platform order(s) created for A after its death, ${reconciled} push(es) found by reference`);
+  t.diagnostic(`A killed with ${inFlightAtKill} creation(s) on its route (${orphaned} created by the platform after A died) and ${left} job(s) not done; ${createRequests} creation requests, ${throughA.length} of them A's; ${reconciled} push(es) found by reference instead of created again`);
 });
 
 test('a pack price changed through A is charged by B within a second: the old price is refused on B and the new one is created', async (t) => {
   // max_discount 0: the floor is the list price, so the old price is refused only because it changed.
-  const { file, made: shop, a, b } = await twoInstances((app) => seedShop(app, { maxDiscount: 0 }));
+  const { file, made: shop, a, b } = await twoInstances(t, (app) => seedShop(app, { maxDiscount: 0 }));
   const OLD = 100000;
   const NEW = 120000;
   const order = (price: number) => postOrder(b.base, orderBody(shop, { telefono: nextPhone(), unit_price: price, total_price: price }), liveHeaders(shop));
@@ -233,6 +244,7 @@ test('a pack price changed through A is charged by B within a second: the old pr
   await expectCreated(await postOrder(a.base, orderBody(shop, { telefono: nextPhone() }), liveHeaders(shop)));
   const warm = await expectCreated(await order(OLD));
   assert.equal(warm.data.total_price, OLD);
+  const before = storedOrders();
 
   const changed = await fetch(`${a.base}/api/v1/pack-prices`, {
     method: 'POST',
@@ -248,7 +260,7 @@ test('a pack price changed through A is charged by B within a second: the old pr
   const staleAccepted: string[] = [];
   let refusedAfter: number | undefined;
   while (performance.now() - changedAt <= 1_000) {
-    const before = storedOrders();
+    const sentAfter = performance.now() - changedAt;
     const res = await order(OLD);
     if (res.status === 200) {
       staleAccepted.push((await expectCreated(res)).data.id);
@@ -256,15 +268,15 @@ test('a pack price changed through A is charged by B within a second: the old pr
       continue;
     }
     await expectError(res, 400, { fields: ['total_price'] });
-    assert.equal(storedOrders(), before, 'the refused order stored nothing');
-    refusedAfter = performance.now() - changedAt;
+    refusedAfter = sentAfter;
     break;
   }
   assert.ok(refusedAfter !== undefined, `B still charged the old price ${OLD} one second after A changed it (${staleAccepted.length} order(s) accepted at it)`);
+  assert.equal(storedOrders(), before + staleAccepted.length, 'the refused order stored nothing');
 
   const fresh = await expectCreated(await order(NEW));
   assert.equal(fresh.data.total_price, NEW);
   const row = readDb(file, (db) => db.prepare('SELECT total_price_minor FROM orders WHERE id = ?').get(fresh.data.id) as { total_price_minor: number } | undefined);
   assert.equal(Number(row?.total_price_minor), NEW * 100, 'stored at the new price');
-  t.diagnostic(`B refused the old price ${Math.round(refusedAfter)} ms after the change, having accepted it ${staleAccepted.length} time(s) before`);
+  t.diagnostic(`B refused the old price in a request sent ${Math.round(refusedAfter)} ms after A answered the change; it accepted the old price ${staleAccepted.length} time(s) before that`);
 });
