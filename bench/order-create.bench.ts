@@ -14,37 +14,23 @@
 // codrail's RSS after BENCH_RSS_ORDERS orders (default 100,000), with the machine's description.
 //
 //   node --import tsx bench/order-create.bench.ts        (BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_RSS_ORDERS=100000)
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { listening, machine } from './bench-kit.ts';
+import { LoadClient, ROOT, listening, machine, phone, prepareShop, serveShop, type Target } from './bench-kit.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const RSS_ORDERS = Number(process.env.BENCH_RSS_ORDERS ?? 100_000);
 const CONNECTIONS = 50;
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'bin/codrail');
 const dir = mkdtempSync(join(tmpdir(), 'codrail-bench-orders-'));
 const children: ChildProcess[] = [];
 process.on('exit', () => {
   for (const c of children) c.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });
-
-interface Target {
-  name: string;
-  port: number;
-  pid: number;
-  /** The request each order is: path, headers and a body with a distinct phone. */
-  order: (n: number) => { path: string; headers: Record<string, string>; body: string };
-}
-
-const phone = (n: number) => `3${String(100_000_000 + n).slice(-9)}`;
 
 /** codrail as shipped: the demo shop through the CLI, a live publishable key on a shop domain, then `serve`. */
 async function startCodrail(): Promise<Target> {
@@ -57,44 +43,7 @@ async function startCodrail(): Promise<Target> {
     CODRAIL_RATE_PHONE_PER_HOUR: '1000000',
     CODRAIL_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
   };
-  const cli = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [BIN, '--json', ...args], { env, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`codrail ${args.join(' ')}: ${r.stderr}`);
-    return JSON.parse(r.stdout) as Record<string, any>;
-  };
-  const demo = cli('demo');
-  const storeId = demo.store.id as string;
-  const product = cli('products', 'get', demo.product.id);
-  const pack = product.packs.find((p: { quantity: number }) => p.quantity === 1);
-  // A headless checkout's order: a live publishable key, called from one of the store's domains.
-  cli('stores', 'domains', 'add', storeId, 'shop.example.com');
-  const publishable = cli('keys', 'create', '--store', storeId, '--type', 'publishable', '--env', 'live').key as string;
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  const port = Number((await listening(child, /http:\/\/127\.0\.0\.1:(\d+)/))[1]);
-  const price = pack.price as number;
-  return {
-    name: 'codrail',
-    port,
-    pid: child.pid!,
-    order: (n) => ({
-      path: '/api/orders/create',
-      headers: { 'content-type': 'application/json', 'x-svc-api-key': publishable, origin: 'https://shop.example.com' },
-      body: JSON.stringify({
-        store_id: storeId,
-        product_id: product.id,
-        nombre: 'Ana Gómez',
-        telefono: phone(n),
-        departamento: 'Antioquia',
-        ciudad: 'Medellín',
-        direccion: 'Calle 10 # 43-12',
-        pack: pack.code,
-        quantity: 1,
-        unit_price: price,
-        total_price: price,
-      }),
-    }),
-  };
+  return serveShop('codrail', env, prepareShop(env), children);
 }
 
 /** A bare server (bench/bare-orders-server.mjs) in one of its two modes. */
@@ -114,43 +63,10 @@ async function startBare(mode: 'insert' | 'same-writes'): Promise<Target> {
   };
 }
 
-let sequence = 0;
-/** Orders each target answered, by name. */
-const answered = new Map<string, number>();
-const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-
-function post(t: Target): Promise<number> {
-  const o = t.order(++sequence);
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: t.port, path: o.path, method: 'POST', agent, headers: { ...o.headers, 'content-length': Buffer.byteLength(o.body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        if (res.statusCode !== 200) return reject(new Error(`${t.name}: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 300)}`));
-        answered.set(t.name, (answered.get(t.name) ?? 0) + 1);
-        resolve(performance.now() - started);
-      });
-    });
-    req.on('error', reject);
-    req.end(o.body);
-  });
-}
-
-/** Closed loop: 50 connections, each posting its next order as soon as the last is answered. */
-async function throughput(t: Target, seconds: number): Promise<number> {
-  const end = performance.now() + seconds * 1000;
-  let done = 0;
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (performance.now() < end) {
-        await post(t);
-        done++;
-      }
-    }),
-  );
-  return done / seconds;
-}
+const client = new LoadClient(CONNECTIONS);
+const answered = client.answered;
+const post = (t: Target) => client.post(t);
+const throughput = (t: Target, seconds: number) => client.throughput(t, seconds);
 
 /** Open loop at a fixed rate: requests leave on schedule whatever the answers do; latency percentiles. */
 async function latencyAt(t: Target, rate: number, seconds: number): Promise<{ p50: number; p99: number }> {

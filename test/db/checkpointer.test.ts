@@ -14,7 +14,7 @@ import { sqliteOnly } from '../helpers/test-database.ts';
 const opened = migratedDatabase(() => {
   // A table of this test's own: 4 KB rows, so each row is a page of the log.
   opened.raw.exec('CREATE TABLE checkpoint_probe (n INTEGER PRIMARY KEY, filler BLOB NOT NULL) STRICT');
-});
+}, { sqliteOnly: true });
 
 const until = async (what: string, ok: () => boolean, ms = 5_000) => {
   const end = Date.now() + ms;

@@ -11,7 +11,7 @@ import { claimDue } from '../../src/db/queries/outbox.queries.ts';
 import { FULFILLMENT_JOBS } from '../../src/fulfillment/worker.ts';
 import { sqliteOnly } from '../helpers/test-database.ts';
 
-const opened = migratedDatabase();
+const opened = migratedDatabase(undefined, { sqliteOnly: true });
 
 /** The query plan of every SELECT a claim runs (EXPLAIN QUERY PLAN of the SQL kysely compiled). */
 async function claimPlans(filter: Omit<Parameters<typeof claimDue>[2], 'now' | 'leaseUntil' | 'limit'>): Promise<string[][]> {

@@ -9,7 +9,7 @@ import { afterCommit, writeTransaction } from '../../src/db/transaction.ts';
 import { hitBucket } from '../../src/db/queries/rate-limits.queries.ts';
 import { sqliteOnly } from '../helpers/test-database.ts';
 
-const opened = migratedDatabase();
+const opened = migratedDatabase(undefined, { sqliteOnly: true });
 
 const count = (bucket: string) => opened.raw.prepare('SELECT count FROM rate_limits WHERE bucket = ?').pluck().get(bucket) as number | undefined;
 

@@ -20,7 +20,7 @@ const opened = migratedDatabase(async () => {
     .insertInto('stores')
     .values({ id: STORE, account_id: ACCOUNT, name: 'Antes', country: 'CO', currency: 'COP', created_at: now, updated_at: now } as never)
     .execute();
-});
+}, { sqliteOnly: true });
 
 /** Renames the store behind the cache's back: the same connection, not through kysely. */
 const renameRaw = (name: string) => opened.raw.prepare('UPDATE stores SET name = ? WHERE id = ?').run(name, STORE);

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { dialectOf, openDatabase, type Db, type OpenedDatabase } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { tempDbFile } from './server.ts';
+import { onPostgres } from './test-database.ts';
 
 export interface MigratedDatabase {
   readonly file: string;
@@ -18,9 +19,23 @@ export interface MigratedDatabase {
  * needs in it before its tests goes in `setup`, run in the same hook once migrated (Node 20 does not
  * wait for one root before() hook to finish before it starts the next).
  */
-export function migratedDatabase(setup?: (database: MigratedDatabase) => Promise<unknown> | unknown): MigratedDatabase {
-  const tmp = tempDbFile();
+export function migratedDatabase(setup?: (database: MigratedDatabase) => Promise<unknown> | unknown, options: { sqliteOnly?: boolean } = {}): MigratedDatabase {
   let opened: OpenedDatabase | undefined;
+  // A file of SQLite's own machinery, whose tests skip themselves on PostgreSQL: nothing to open there.
+  const tmp = options.sqliteOnly && onPostgres ? undefined : tempDbFile();
+  const database: MigratedDatabase = {
+    get file() {
+      return tmp?.file ?? notYetOpen();
+    },
+    get db() {
+      return open().db;
+    },
+    get raw() {
+      return open().raw ?? sqliteOnly();
+    },
+  };
+  const open = () => opened ?? notYetOpen();
+  if (!tmp) return database;
   before(async () => {
     opened = openDatabase(tmp.file);
     await migrateToLatest(opened.db);
@@ -30,16 +45,6 @@ export function migratedDatabase(setup?: (database: MigratedDatabase) => Promise
     await opened?.close();
     tmp.cleanup();
   });
-  const open = () => opened ?? notYetOpen();
-  const database: MigratedDatabase = {
-    file: tmp.file,
-    get db() {
-      return open().db;
-    },
-    get raw() {
-      return open().raw ?? sqliteOnly();
-    },
-  };
   return database;
 }
 
