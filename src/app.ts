@@ -46,6 +46,8 @@ export interface Deps {
   readonly orderEvents: OrderEvents;
   /** Re-encodes product images, a bounded number at a time (issue 23 §3). */
   readonly imageEncoder: ImageEncoder;
+  /** A request from outside begins: see src/db/read-cache.ts (called by the HTTP shell). */
+  readonly freshReads?: () => void;
 }
 
 /** Wake-ups for the workers running in this process; a worker registers itself when it starts. */
@@ -72,7 +74,7 @@ export async function openApp(config: Config, options: OpenOptions = {}): Promis
   const counting = options.metrics === false ? undefined : await import('./metrics.ts');
   const clock = options.clock ?? systemClock;
   const log = options.log ?? createLogger(config.logLevel);
-  const { db, close } = openDatabase(config.database);
+  const { db, close, freshReads } = openDatabase(config.database);
   const catalogs = new Catalogs(db, clock);
   const secrets = new SecretKeys(config);
   const signingKeys = new SigningKeys(db, clock, secrets);
@@ -101,6 +103,7 @@ export async function openApp(config: Config, options: OpenOptions = {}): Promis
     clientDocuments: new ClientDocumentFetches(),
     failpoints: new Failpoints(config.failpoints),
     imageEncoder: new ImageEncoder(),
+    freshReads,
     close: async () => {
       outbound.close();
       await close();

@@ -64,5 +64,5 @@ export function openPostgres(url: string): OpenedDatabase {
     };
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', raw: undefined, close: () => db.destroy() };
+  return { db, dialect: 'postgres', raw: undefined, freshReads: () => undefined, close: () => db.destroy() };
 }

@@ -111,6 +111,17 @@ export class ReadCache {
     }
   }
 
+  /**
+   * A request from outside begins (the HTTP shell calls this through `deps.freshReads`): the next
+   * cached read looks at data_version again, even within the turn it was last read in. The turn's
+   * flag alone missed a commit by another process when the flag was set in the event loop's check
+   * phase (a group commit's BEGIN): its reset ran only after the next poll phase, whose requests
+   * were then answered from the cache (up to one worker poll, 250 ms, after a price changed).
+   */
+  newTurn(): void {
+    this.#checked = false;
+  }
+
   clear(): void {
     if (this.#size === 0) return;
     for (const rows of this.#statements.values()) rows.clear();

@@ -86,6 +86,7 @@ export function createHttpServer(initialDeps: Deps, routes: readonly Route[]): H
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
     inFlight++;
+    deps.freshReads?.();
     const sent = req.headers['x-request-id'];
     const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
     const log = deps.log.child({ reqId: id });
