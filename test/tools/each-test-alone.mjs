@@ -75,6 +75,10 @@ async function worker() {
   while (next < work.length) {
     const { file, name } = work[next++];
     const { out } = await run(['--test-reporter=tap', `--test-name-pattern=^${escape(name)}$`, file]);
+    // A test that skips itself here with its own reason (one of PostgreSQL's, on the SQLite run) was
+    // found and said why: not a name that reaches no test.
+    const ownSkip = out.split('\n').some((l) => /^\s*ok \d+ - /.test(l) && l.includes(` - ${name} # SKIP `) && !l.includes('# SKIP test name does not match pattern'));
+    if (ownSkip && count(out, 'fail') === 0) continue;
     if (!(count(out, 'pass') >= 1)) {
       console.log(`${count(out, 'fail') >= 1 ? 'FAILS ALONE' : 'MATCHES NO TEST'}: ${file} :: ${name}`);
       console.log(why(out));
