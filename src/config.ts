@@ -230,12 +230,16 @@ function postgresUrl(value: string | undefined): string | undefined {
   return value;
 }
 
-/** The database as it may be shown (banners, `migrate`'s answer): a URL without its password. */
-export function databaseLabel(config: Pick<Config, 'dbFile' | 'databaseUrl'>): string {
-  if (config.databaseUrl === undefined) return config.dbFile;
-  const url = new URL(config.databaseUrl);
+/** A database URL as it may be shown (banners, answers, logs): without its password. */
+export function withoutPassword(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
   if (url.password) url.password = '***';
   return url.toString();
+}
+
+/** The database as it may be shown (banners, `migrate`'s answer). */
+export function databaseLabel(config: Pick<Config, 'dbFile' | 'databaseUrl'>): string {
+  return config.databaseUrl === undefined ? config.dbFile : withoutPassword(config.databaseUrl);
 }
 
 function httpUrl(setting: string, value: string | undefined): string | undefined {

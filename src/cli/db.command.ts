@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { globals, print } from './output.ts';
-import { isPostgresUrl } from '../config.ts';
+import { isPostgresUrl, withoutPassword } from '../config.ts';
 import { invalidInput } from '../errors.ts';
 
 /** `sqlite:FILE`, a file path, or a postgres:// URL: what openDatabase takes. */
@@ -14,13 +14,7 @@ function location(option: string, value: string): string {
   return file;
 }
 
-/** A URL without its password, for what is printed. */
-function shown(where: string): string {
-  if (!isPostgresUrl(where)) return `sqlite:${where}`;
-  const url = new URL(where);
-  if (url.password) url.password = '***';
-  return url.toString();
-}
+const shown = (where: string): string => (isPostgresUrl(where) ? withoutPassword(where) : `sqlite:${where}`);
 
 export function register(program: Command): void {
   const db = program.command('db').description('move the database: copy an installation from SQLite to PostgreSQL');
