@@ -17,6 +17,7 @@ import { whatsappNotices } from './use-cases/whatsapp/buyer-messages.ts';
 import { confirmationFollowUp } from './use-cases/orders/confirmation.use-case.ts';
 import { webhookEvents } from './use-cases/webhooks/webhook-events.ts';
 import { afterCommit } from './db/transaction.ts';
+import { databasePaceSlots } from './db/queries/pace.queries.ts';
 import { ImageEncoder } from './use-cases/products/image-encoder.ts';
 
 export interface Deps {
@@ -79,7 +80,8 @@ export async function openApp(config: Config, options: OpenOptions = {}): Promis
   const secrets = new SecretKeys(config);
   const signingKeys = new SigningKeys(db, clock, secrets);
   const metrics = counting && new counting.Metrics(db, clock);
-  const outbound = new OutboundClient(options.resolve ? { resolve: options.resolve } : {});
+  // Paced keys (Dropi's) reserve their starts in the database: one pace across instances (issue 28).
+  const outbound = new OutboundClient({ ...(options.resolve && { resolve: options.resolve }), paceSlots: databasePaceSlots(db) });
   // Every order event, in the transaction of its change, reaches these (issue 21 §3).
   const orderEvents = new OrderEvents();
   const nudge = new Nudges();

@@ -302,6 +302,12 @@ export const WHATSAPP_BACKOFF_BASE_MS = 1_000;
 export const WHATSAPP_BACKOFF_MAX_MS = 5 * 60_000;
 /** Status webhooks (Meta's POSTs) larger than this are refused. */
 export const WHATSAPP_WEBHOOK_MAX_BYTES = 256 * 1024;
+/**
+ * A status report about a message id not recorded yet is kept this long for its send to be recorded
+ * (issue 28: the report can overtake the recording, on another instance or this one). A send
+ * records its id within its lease (WHATSAPP_TIMEOUT_MS × 2) or never will.
+ */
+export const WHATSAPP_EARLY_STATUS_KEEP_MS = 10 * 60_000;
 
 // Outbound webhooks (issue 21; SPEC 17): delivered at least once, signed, retried for three days.
 export const WEBHOOK_CONCURRENCY = 4;

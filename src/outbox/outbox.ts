@@ -167,7 +167,7 @@ export class Outbox<J extends OutboxRow> {
   constructor(deps: OutboxDeps, kind: OutboxKind<J>) {
     this.#kind = kind;
     this.#deps = deps;
-    this.circuits = new Circuits(() => deps.clock.now().getTime());
+    this.circuits = new Circuits(deps.db, kind.name, kind.policy.leaseMs, () => deps.clock.now().getTime());
     this.#loop = new OutboxLoop<J>({
       name: kind.name,
       concurrency: kind.policy.concurrency,
@@ -207,7 +207,7 @@ export class Outbox<J extends OutboxRow> {
     const held = (await this.#kind.held?.()) ?? { paused: [], caps: new Map<string, number>() };
     const only = held.only;
     const filter = { now: now.toISOString(), leaseUntil: this.#lease(now), limit, ...(only ? { only } : {}) };
-    const open = this.circuits.open();
+    const open = await this.circuits.open();
     const exclude = [...new Set([...open, ...held.paused, ...held.caps.keys()])];
     // Claims lock the rows they take and skip others' (FOR UPDATE SKIP LOCKED on PostgreSQL): READ
     // COMMITTED is what that needs, and the claim's UPDATE re-checks each row as it is.
@@ -220,17 +220,17 @@ export class Outbox<J extends OutboxRow> {
       if (skip.has(destination) || room <= 0) continue;
       jobs.push(...(await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, one: destination, limit: room, cap }), 'read committed')));
     }
-    for (const destination of this.circuits.probesDue()) {
+    for (const destination of await this.circuits.probesDue()) {
       if (held.paused.includes(destination)) {
         // Not now (paused): the probe waits for a later claim.
-        this.circuits.probeSkipped(destination);
+        await this.circuits.probeSkipped(destination);
         continue;
       }
       // A capped destination whose jobs in flight fill its cap claims nothing: the probe waits too.
       const cap = held.caps.get(destination);
       const [probe] = await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, probe: destination, ...(cap !== undefined && { cap }) }), 'read committed');
       if (probe) jobs.push(probe);
-      else this.circuits.probeSkipped(destination);
+      else await this.circuits.probeSkipped(destination);
     }
     return jobs;
   }
@@ -253,7 +253,7 @@ export class Outbox<J extends OutboxRow> {
       await this.#settleFailure(job, error, intentAfter(attempt.record), attempt.record, Math.round(performance.now() - started));
       return;
     }
-    if (this.circuits.succeeded(job.destination)) await this.#release(job.destination);
+    if (await this.circuits.succeeded(job.destination)) await this.#release(job.destination);
   }
 
   async #release(destination: string): Promise<void> {
@@ -274,7 +274,7 @@ export class Outbox<J extends OutboxRow> {
     if (!(error instanceof AttemptFailure || error instanceof OutboundError)) log.error({ err: error, jobId: job.id, ...this.#kind.subject(job), outbox: name }, `${name}: an attempt failed on our side (not the ${this.#kind.destinationNoun})`);
     const failure = classifyFailure(error);
     // Only the destination's own failures count toward its circuit: not our conditions, not a refused request.
-    if (error instanceof OutboundError && failure.kind !== 'permanent') this.circuits.failed(job.destination);
+    if (error instanceof OutboundError && failure.kind !== 'permanent') await this.circuits.failed(job.destination);
     const now = clock.now();
     const at = now.toISOString();
     const mayHaveActed = record.intentRecorded && intents === 'keep';

@@ -8,6 +8,7 @@ import { writeTransaction, type Tx } from '../db/transaction.ts';
 import type { OutboxTable } from '../db/queries/outbox.queries.ts';
 import { findWhatsappSettings, type MessageRow } from '../db/queries/whatsapp.queries.ts';
 import { findStore } from '../db/queries/stores.queries.ts';
+import { lockForTransaction } from '../db/queries/locks.queries.ts';
 import { TEMPLATE_LANGUAGE } from '../domain/whatsapp-template.ts';
 import { BUTTONS, buttonPayload, isConfirmationTemplate } from '../domain/confirmation.ts';
 import { WHATSAPP_BACKOFF_BASE_MS, WHATSAPP_BACKOFF_MAX_MS, WHATSAPP_CONCURRENCY, WHATSAPP_MAX_ATTEMPTS, WHATSAPP_POLL_MS, WHATSAPP_TIMEOUT_MS } from '../limits.ts';
@@ -15,6 +16,7 @@ import { Outbox, type Attempt, type KindDeps, type OutboxKind } from '../outbox/
 import { AttemptFailure } from '../outbox/attempt-failure.ts';
 import { CloudApiClient, type OutgoingMessage } from './cloud-api.ts';
 import { senderOf } from './senders.ts';
+import { applyEarlyReports } from './status-reports.ts';
 
 /** The WhatsApp messages as the outbox machinery sees them: their status is the job's state. */
 export const WHATSAPP_MESSAGES: OutboxTable = {
@@ -52,10 +54,15 @@ async function send(deps: KindDeps, attempt: Attempt<MessageRow>): Promise<void>
   const wamid = await attempt.act(() => client.send(sender.phoneNumberId, message));
   await deps.failpoints.hit('whatsapp.after_answer');
   const at = clock.now().toISOString();
+  // One message id's records, one at a time (the status webhook takes the same lock): READ
+  // COMMITTED then sees the reports that overtook this record, with no serialization retries.
   await writeTransaction(db, async (tx) => {
-    if (await attempt.done(tx, { wa_message_id: wamid, sent_at: at }))
-      await deps.orderEvents.record(tx, { order_id: m.order_id, store_id: m.store_id, type: 'whatsapp.sent', actor: 'system', data: { message_id: m.id, wa_message_id: wamid, attempts: m.attempts }, created_at: at });
-  });
+    await lockForTransaction(tx, `wamid:${wamid}`);
+    if (!(await attempt.done(tx, { wa_message_id: wamid, sent_at: at }))) return;
+    await deps.orderEvents.record(tx, { order_id: m.order_id, store_id: m.store_id, type: 'whatsapp.sent', actor: 'system', data: { message_id: m.id, wa_message_id: wamid, attempts: m.attempts }, created_at: at });
+    // Meta's reports can overtake this record (the webhook may reach another instance first).
+    await applyEarlyReports(deps, tx, wamid, at);
+  }, 'read committed');
   log.info({ messageId: m.id, orderId: m.order_id, attempts: m.attempts }, 'whatsapp: sent');
 }
 

@@ -25,6 +25,9 @@ import { createHttpServer } from '../../src/http/server.ts';
 import { loadRoutes } from '../../src/cli/serve.command.ts';
 import { recordOperatorUrls, startPushWorker, startWebhookWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
 import { receiveBuyerMessage } from '../../src/use-cases/orders/confirmation.use-case.ts';
+import { applyStatusReport } from '../../src/whatsapp/status-reports.ts';
+import { Circuits } from '../../src/outbox/circuit.ts';
+import { writeTransaction } from '../../src/db/transaction.ts';
 import { signWebhook } from '../../src/domain/webhook-signature.ts';
 import { startSimulator } from '../../src/platforms/generic/simulator.ts';
 import { startDropiSimulator, type DropiSimulator } from '../../src/platforms/dropi/simulator.ts';
@@ -290,6 +293,11 @@ async function moveInstallation(): Promise<Moved> {
     assert.ok(hook.status < 300, `platform webhook: ${hook.status} ${await hook.text()}`);
     // A buyer writes on WhatsApp.
     await receiveBuyerMessage(installation.deps, { id: 'wamid.copy-0001', from: `57${first.telefono}`, type: 'text', text: 'Hola, ¿cuándo llega?' });
+    // The Cloud API reports on a message whose send is not recorded yet (kept for it), and a
+    // webhook endpoint failed once (its circuit counts it). Dropi's pace was reserved by the import.
+    const at = new Date().toISOString();
+    await writeTransaction(installation.deps.db, (tx) => applyStatusReport(installation.deps, tx, { wamid: 'wamid.copy-early', status: 'delivered', error: null }, at));
+    await new Circuits(installation.deps.db, 'webhooks', 60_000).failed('endpoint:copy-gone');
 
     await until(
       'the order.created webhooks delivered',

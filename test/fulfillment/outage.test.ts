@@ -60,7 +60,7 @@ test('a platform down for longer than ten tries used to last comes back: every o
     const since = Date.parse(during.backlog.oldest_pending_since!);
     const age = during.backlog.oldest_pending_age_s!;
     assert.ok(Math.round((askedAt - since) / 1000) <= age && age <= Math.round((answeredAt - since) / 1000), JSON.stringify({ ...during.backlog, askedAt, answeredAt }));
-    assert.ok(worker.circuits.isOpen(destination), 'still open: probes only');
+    assert.ok(await worker.circuits.isOpen(destination), 'still open: probes only');
     assert.ok(requests.refused() < 20 * 10, `the open circuit spared the platform: ${requests.refused()} requests, not 20 pushes × 10 tries`);
     assert.equal(requests.created(), 0, 'nothing reached the platform during the outage');
     assert.equal(requests.lookups(), 0, 'a 500 is a known failure: no try looked the order up');
@@ -68,7 +68,7 @@ test('a platform down for longer than ten tries used to last comes back: every o
     // The platform comes back: the next probe succeeds and every waiting push is due at once.
     down = false;
     await until('every push done', async () => (await listPushJobs(server.deps, OPERATOR, { state: 'done', limit: 100 })).jobs.length === 20);
-    assert.equal(worker.circuits.isOpen(destination), false);
+    assert.equal(await worker.circuits.isOpen(destination), false);
     // The probe closed the circuit and released the store's waiting pushes (due now whatever their backoff said).
     assert.ok(server.logs.some((l) => l.destination === destination && typeof l.released === 'number'), 'the circuit closed on the successful probe');
     const counts = new Map<string, number>();

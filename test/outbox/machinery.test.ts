@@ -274,7 +274,7 @@ test('a platform refusing the order itself (400, 422) is dead at once with its r
       assert.equal((await eventsOf(b, id, 'fulfillment.dead')).length, 1);
     }
     assert.ok(b.server.logs.some((l) => /city not served by any carrier/.test(String(l.error))), "the platform's reason is kept");
-    assert.equal(worker.circuits.isOpen(destination), false, `${refused.length} refusals in a row are answers, not an outage`);
+    assert.equal(await worker.circuits.isOpen(destination), false, `${refused.length} refusals in a row are answers, not an outage`);
 
     // The platform accepts again: a new push goes as an ordinary due job, no probe, no circuit to close.
     b.proxy!.behave(() => 'forward');
@@ -303,7 +303,7 @@ test('failures on our side (an error before the request leaves) are not the plat
       assert.equal(b.sim.orders().filter((o) => o.external_ref === id).length, 1);
       assert.equal((await jobOf(b, id)).attempts, 2);
     }
-    assert.equal(worker.circuits.isOpen(destination), false);
+    assert.equal(await worker.circuits.isOpen(destination), false);
     assert.deepEqual(circuitClosings(b), [], 'the circuit never opened: no probe had to close it');
   } finally {
     await worker?.stop();

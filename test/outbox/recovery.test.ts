@@ -103,7 +103,7 @@ test('after an outage that parked every push at the 10-minute cap and then dropp
 
     // Maintenance: each push tried once and told to come back in an hour, which the cap makes 10 min.
     await until('the circuit open and every push parked far ahead', async () => {
-      if (!worker!.circuits.isOpen(destination)) return false;
+      if (!(await worker!.circuits.isOpen(destination))) return false;
       const jobs = await pushJobs(b);
       return jobs.every((j) => j.state === 'failed' && Date.parse(j.next_attempt_at) > Date.now() + FAR_MS);
     });
@@ -119,7 +119,7 @@ test('after an outage that parked every push at the 10-minute cap and then dropp
     await until('a probe whose connection was dropped', async () => (await pushJobs(b)).some((j) => j.state === 'failed' && j.unknown_outcome > 0));
     const atReturn = new Map((await pushJobs(b)).map((j) => [j.order_id, j]));
     const returnedAt = Date.now();
-    assert.ok(worker.circuits.isOpen(destination), 'still open when the platform returns');
+    assert.ok(await worker.circuits.isOpen(destination), 'still open when the platform returns');
     assert.equal(b.sim.orders().length, 0, 'nothing reached the platform during the outage');
 
     b.proxy.behave(() => 'forward');
@@ -142,7 +142,7 @@ test('after an outage that parked every push at the 10-minute cap and then dropp
     const release = b.server.logs.filter((l) => l.destination === destination && typeof l.released === 'number');
     assert.equal(release.length, 1, 'the circuit closed once');
     assert.equal(release[0]!.released, parked.length, 'the probe released every parked push of the destination');
-    assert.equal(worker.circuits.isOpen(destination), false);
+    assert.equal(await worker.circuits.isOpen(destination), false);
   } finally {
     await worker?.stop();
     await b.close();
@@ -159,7 +159,7 @@ test('after an outage that dropped every connection, with the first retry after 
     b.proxy.behave(() => 'drop');
     worker = startPushWorker(b.server.deps)!;
     // The first claims, until the circuit opens; then only its probe goes: wait for one.
-    const settledOpen = async () => worker!.circuits.isOpen(destination) && !(await pushJobs(b)).some((j) => j.state === 'in_flight');
+    const settledOpen = async () => (await worker!.circuits.isOpen(destination)) && !(await pushJobs(b)).some((j) => j.state === 'in_flight');
     const tries = async () => (await pushJobs(b)).reduce((n, j) => n + j.attempts, 0);
     await until('the circuit open, nothing in flight', settledOpen);
     const triesAtOpen = await tries();
@@ -183,7 +183,7 @@ test('after an outage that dropped every connection, with the first retry after 
     assert.equal(pushed.length, ids.length);
     assert.ok(pushed.every((e) => (JSON.parse(e.data) as { reconciled: boolean }).reconciled === false), 'no dropped request had reached the platform');
     assert.ok(b.server.logs.some((l) => l.destination === destination && typeof l.released === 'number'), 'the successful probe closed the circuit');
-    assert.equal(worker.circuits.isOpen(destination), false);
+    assert.equal(await worker.circuits.isOpen(destination), false);
   } finally {
     await worker?.stop();
     await b.close();
@@ -212,7 +212,7 @@ test('after a Cloud API outage that parked every WhatsApp message at its 5-minut
     worker = startWhatsappWorker(server.deps)!;
 
     await until('the circuit open, every message parked far ahead, a probe refused', async () => {
-      if (!worker!.circuits.isOpen(destination)) return false;
+      if (!(await worker!.circuits.isOpen(destination))) return false;
       const all = await rows();
       return all.every((m) => m.status === 'queued' && Date.parse(m.next_attempt_at) > Date.now() + FAR_MS) && all.some((m) => m.attempts >= 2);
     });

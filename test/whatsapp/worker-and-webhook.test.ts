@@ -18,6 +18,7 @@ import { OutboundClient } from '../../src/http/outbound/outbound-client.ts';
 import { OutboundError } from '../../src/http/outbound/outbound-error.ts';
 import { classifyFailure, type AttemptFailure } from '../../src/outbox/attempt-failure.ts';
 import { startWhatsappWorker } from '../../src/use-cases/fulfillment/push-worker.use-case.ts';
+import { Failpoints } from '../../src/failpoints.ts';
 import { signHubWebhook, verifyHubWebhook } from '../../src/domain/webhook-signature.ts';
 import { until, seeded } from '../helpers/wait.ts';
 import { underSeed } from '../helpers/seed.ts';
@@ -171,7 +172,34 @@ describe('the WhatsApp worker, the status webhook and the simulator', () => {
       assert.deepEqual(events.map((e) => [e.type, e.actor]), [['whatsapp.queued', events[0]!.actor], ['whatsapp.sent', 'system'], ['whatsapp.delivered', 'whatsapp'], ['whatsapp.read', 'whatsapp']]);
     });
 
-    test('a failed report with errors fails a sent message with the reason; unknown ids and other statuses are ignored', async () => {
+    test('reports that overtake the send (Meta reports before the worker recorded the id, maybe to another instance) are kept and applied when it records it, in order', async () => {
+      // A Cloud API that reports sent and delivered as soon as it accepts, and a worker that takes
+      // 1.5 s between the answer and its record: both reports reach codrail before the message id does.
+      const eager = await startWhatsappSim({ webhookUrl: `${server.url}/api/whatsapp/webhook`, appSecret: APP_SECRET, autoStatuses: true });
+      try {
+        const message = await send({ order_id: await order(), text: 'Hola {nombre}, te escribe la tienda' });
+        const worker = startWhatsappWorker({ ...server.deps, failpoints: new Failpoints('whatsapp.after_answer=delay:1500*1'), config: { ...server.deps.config, whatsappUrl: eager.url } })!;
+        try {
+          const reported = await until('both reports reached codrail', async () => ((m) => (m?.status === 'delivered' ? m : undefined))((await simMessages(eager))[0]));
+          assert.equal((await row(message.id)).wa_message_id, null, 'the reports came before the record');
+          await until('the message delivered', async () => (await row(message.id)).status === 'delivered');
+          const stored = await row(message.id);
+          assert.equal(stored.wa_message_id, reported!.id);
+          assert.ok(stored.delivered_at);
+        } finally {
+          await worker.stop();
+        }
+        const events = (await eventsOf(server.deps, message.order_id)).filter((e) => e.type.startsWith('whatsapp.'));
+        assert.deepEqual(events.map((e) => e.type), ['whatsapp.queued', 'whatsapp.sent', 'whatsapp.delivered']);
+        const wamid = (await row(message.id)).wa_message_id;
+        const left = await server.deps.db.selectFrom('whatsapp_early_statuses').selectAll().where('wa_message_id', '=', wamid!).execute();
+        assert.deepEqual(left, [], 'applied, then forgotten');
+      } finally {
+        await eager.close();
+      }
+    });
+
+    test('a failed report with errors fails a sent message with the reason; other statuses are ignored, an unknown id changes no message', async () => {
       const res = await signed(statusBody({ id: second.wamid, status: 'failed', errors: [{ code: 131026, title: 'Message undeliverable' }] }, { id: 'wamid.UNKNOWN', status: 'delivered' }, { id: second.wamid, status: 'deleted' }));
       assert.deepEqual(await res.json(), { success: true, data: { statuses: 3, applied: 1 } });
       const failed = await row(second.id);

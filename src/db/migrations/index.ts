@@ -17,7 +17,9 @@ import * as storeTrust from './0015-store-trust.migration.ts';
 import * as confirmationAndRisk from './0016-confirmation-and-risk.migration.ts';
 import * as hotPath from './0017-hot-path.migration.ts';
 import * as claimByDestination from './0018-claim-by-destination.migration.ts';
+import * as sharedAcrossInstances from './0019-shared-across-instances.migration.ts';
 import * as postgresBaseline from './postgres/0001-postgres-baseline.migration.ts';
+import * as postgresSharedAcrossInstances from './postgres/0019-shared-across-instances.migration.ts';
 
 /** Listed explicitly, in order (STYLE: migrations frozen, listed explicitly). */
 export const migrations: Record<string, Migration> = {
@@ -39,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0016-confirmation-and-risk': confirmationAndRisk,
   '0017-hot-path': hotPath,
   '0018-claim-by-destination': claimByDestination,
+  '0019-shared-across-instances': sharedAcrossInstances,
 };
 
 /**
@@ -47,4 +50,5 @@ export const migrations: Record<string, Migration> = {
  */
 export const postgresMigrations: Record<string, Migration> = {
   '0001-postgres-baseline': postgresBaseline,
+  '0019-shared-across-instances': postgresSharedAcrossInstances,
 };

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../connect.ts';
 import type { Tx } from '../transaction.ts';
-import type { WhatsappInboundTable, WhatsappMessageStatus, WhatsappMessagesTable, WhatsappNumbersTable, WhatsappSettingsTable } from '../tables/index.ts';
+import type { WhatsappEarlyStatusesTable, WhatsappInboundTable, WhatsappMessageStatus, WhatsappMessagesTable, WhatsappNumbersTable, WhatsappSettingsTable } from '../tables/index.ts';
 import { before, type After } from './keyset.ts';
 import { compiledOnce } from '../compiled-query.ts';
 
@@ -105,12 +105,16 @@ export const listMessages = (db: Db, f: MessageFilter) => {
   return q.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(f.limit).execute();
 };
 
+export type ReportedStatus = 'sent' | 'delivered' | 'read' | 'failed';
+
 /** What a status webhook may still change: statuses only move forward (sent → delivered → read); failed ends it. */
 const RANK: Record<WhatsappMessageStatus, number> = { queued: 0, sending: 1, sent: 2, delivered: 3, read: 4, failed: 5, cancelled: 5 };
 
-export async function applyMessageStatus(tx: Tx, wamid: string, status: 'sent' | 'delivered' | 'read' | 'failed', error: string | null, now: string): Promise<MessageRow | undefined> {
+/** A status report's change to the message it names: the message as changed, undefined when it changes nothing, `unknown` when no message has that id (yet). */
+export async function applyMessageStatus(tx: Tx, wamid: string, status: ReportedStatus, error: string | null, now: string): Promise<MessageRow | 'unknown' | undefined> {
   const m = await tx.selectFrom('whatsapp_messages').selectAll().where('wa_message_id', '=', wamid).executeTakeFirst();
-  if (!m || RANK[status] <= RANK[m.status] || m.status === 'failed' || m.status === 'cancelled') return undefined;
+  if (!m) return 'unknown';
+  if (RANK[status] <= RANK[m.status] || m.status === 'failed' || m.status === 'cancelled') return undefined;
   if (status === 'failed' && (m.status === 'delivered' || m.status === 'read')) return undefined;
   const change = {
     status,
@@ -119,7 +123,9 @@ export async function applyMessageStatus(tx: Tx, wamid: string, status: 'sent' |
     ...(status === 'read' ? { read_at: now, delivered_at: m.delivered_at ?? now } : {}),
     ...(status === 'failed' ? { last_error: error ?? 'the Cloud API reported the message failed' } : {}),
   };
-  await tx.updateTable('whatsapp_messages').set(change).where('id', '=', m.id).execute();
+  // Only from the status read: a change committed meanwhile by another writer is not overwritten.
+  const r = await tx.updateTable('whatsapp_messages').set(change).where('id', '=', m.id).where('status', '=', m.status).executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) return undefined;
   return { ...m, ...change };
 }
 
@@ -144,4 +150,19 @@ export async function latestOrderOfPhone(db: Db | Tx, e164: string, phoneNumberI
     if (own) return own;
   }
   return base.executeTakeFirst();
+}
+
+/** A report about a message id not recorded yet (its send is still being recorded): kept until it is, once per id and status. */
+export const keepEarlyStatus = (tx: Tx, row: Insertable<WhatsappEarlyStatusesTable>) =>
+  tx.insertInto('whatsapp_early_statuses').values(row).onConflict((oc) => oc.columns(['wa_message_id', 'status']).doNothing()).execute();
+
+/** Early reports received before `cutoff`: their message id was never recorded (a send that never settled). */
+export const forgetEarlyStatuses = (tx: Tx, cutoff: string) => tx.deleteFrom('whatsapp_early_statuses').where('received_at', '<', cutoff).execute();
+
+/** The early reports of a message id, taken (deleted) to be applied now, in the order statuses move. */
+export async function takeEarlyStatuses(tx: Tx, wamid: string) {
+  const rows = await tx.selectFrom('whatsapp_early_statuses').selectAll().where('wa_message_id', '=', wamid).execute();
+  if (rows.length === 0) return rows;
+  await tx.deleteFrom('whatsapp_early_statuses').where('wa_message_id', '=', wamid).execute();
+  return rows.sort((a, b) => RANK[a.status] - RANK[b.status]);
 }

@@ -13,7 +13,7 @@ import type {
   OAuthSessionsTable,
   OAuthSigningKeysTable,
 } from './oauth.table.ts';
-import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentConnectionsTable, FulfillmentWebhookEventsTable, PlatformCatalogVersionsTable, PlatformCityCatalogsTable, RateLimitsTable, ServerSettingsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable, WhatsappInboundTable, WhatsappMessagesTable, WhatsappNumbersTable, WhatsappSettingsTable } from './platform.table.ts';
+import type { CatalogVersionsTable, CityCatalogsTable, FulfillmentConnectionsTable, FulfillmentWebhookEventsTable, OutboxCircuitsTable, PaceSlotsTable, PlatformCatalogVersionsTable, PlatformCityCatalogsTable, RateLimitsTable, ServerSettingsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable, WhatsappEarlyStatusesTable, WhatsappInboundTable, WhatsappMessagesTable, WhatsappNumbersTable, WhatsappSettingsTable } from './platform.table.ts';
 
 export type * from './accounts.table.ts';
 export type * from './stores.table.ts';
@@ -50,6 +50,9 @@ export interface Database {
   whatsapp_settings: WhatsappSettingsTable;
   whatsapp_messages: WhatsappMessagesTable;
   whatsapp_inbound: WhatsappInboundTable;
+  whatsapp_early_statuses: WhatsappEarlyStatusesTable;
+  outbox_circuits: OutboxCircuitsTable;
+  pace_slots: PaceSlotsTable;
   whatsapp_numbers: WhatsappNumbersTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;

@@ -245,3 +245,37 @@ export interface WhatsappInboundTable {
   type: string;
   received_at: string;
 }
+
+/**
+ * One outbox destination's circuit (src/outbox/circuit.ts), shared by every process on the database
+ * (issue 28). A row exists while the destination has failures in a row; it is open while probe_at is set.
+ */
+export interface OutboxCircuitsTable {
+  /** The outbox: `fulfillment`, `whatsapp`, `webhooks`. */
+  kind: string;
+  destination: string;
+  /** Failures in a row. */
+  failures: number;
+  /** The wait before the next probe, doubled by each failed probe up to a cap. */
+  probe_ms: number;
+  /** Open: when the next probe may go. */
+  probe_at: string | null;
+  /** A probe is in flight until then (its holder's lease: a holder that died does not block the next). */
+  probing_until: string | null;
+  updated_at: string;
+}
+
+/** The next start a paced credential may take, in epoch milliseconds (src/http/outbound/pacer.ts; issue 28). */
+export interface PaceSlotsTable {
+  /** A hash of the credential, never the credential. */
+  key: string;
+  next_start_ms: number;
+}
+
+/** A Cloud API status report about a message id not recorded yet: applied when its send is (issue 28). */
+export interface WhatsappEarlyStatusesTable {
+  wa_message_id: string;
+  status: 'sent' | 'delivered' | 'read' | 'failed';
+  error: string | null;
+  received_at: string;
+}

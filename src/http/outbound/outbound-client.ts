@@ -15,7 +15,7 @@ import https from 'node:https';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { addressAllowed, type AddressPolicy } from './address-policy.ts';
-import { Pacer, type Pace } from './pacer.ts';
+import { Pacer, type Pace, type PaceSlots } from './pacer.ts';
 import { OutboundError, retryAfterMs } from './outbound-error.ts';
 
 /** Resolves a host name to every address it has (the system resolver unless a test or an operator passes another). */
@@ -67,10 +67,12 @@ export class OutboundClient {
   readonly #resolve: Resolver;
   readonly #agents: Record<AddressPolicy, { 'http:': http.Agent; 'https:': https.Agent }>;
   readonly #lookups: Record<AddressPolicy, LookupFunction>;
-  readonly #pacer = new Pacer();
+  readonly #pacer: Pacer;
 
-  constructor(options: { resolve?: Resolver } = {}) {
+  /** `paceSlots`: where paced keys reserve their starts, shared with the other processes on the database. */
+  constructor(options: { resolve?: Resolver; paceSlots?: PaceSlots } = {}) {
     this.#resolve = options.resolve ?? systemResolver;
+    this.#pacer = new Pacer({ slots: options.paceSlots });
     // Kept-alive sockets per policy: a socket opened under one policy never serves the other.
     const agents = () => ({ 'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo' }), 'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo' }) });
     this.#agents = { public: agents(), any: agents() };

@@ -1,11 +1,13 @@
 // POST /api/whatsapp/webhook (issue 12): message statuses from the WhatsApp Cloud API, verified like
 // Meta signs them (`X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>` with the app
-// secret). Statuses only move forward (sent → delivered → read, or failed); repeats and reports about
-// unknown messages change nothing. GET answers Meta's subscription handshake (hub.verify_token).
+// secret). Statuses only move forward (sent → delivered → read, or failed); repeats change nothing. A
+// report about a message id not recorded yet is kept for its send to record it (src/whatsapp/status-reports.ts). GET answers Meta's subscription handshake (hub.verify_token).
 import * as v from 'valibot';
 import type { Deps } from '../../app.ts';
 import { writeTransaction } from '../../db/transaction.ts';
-import { applyMessageStatus } from '../../db/queries/whatsapp.queries.ts';
+import { lockForTransaction } from '../../db/queries/locks.queries.ts';
+import type { ReportedStatus } from '../../db/queries/whatsapp.queries.ts';
+import { applyStatusReport } from '../../whatsapp/status-reports.ts';
 import { verifyHubWebhook } from '../../domain/webhook-signature.ts';
 import { AppError } from '../../errors.ts';
 import { parseJson } from '../json-text.ts';
@@ -69,16 +71,16 @@ export async function receiveWhatsappWebhook(deps: Pick<Deps, 'db' | 'clock' | '
   const statuses = parsed.output.entry.flatMap((e) => e.changes.flatMap((c) => c.value?.statuses ?? []));
   const now = deps.clock.now().toISOString();
   let applied = 0;
+  // Each message id's reports and its send's record one at a time (the worker takes the same lock),
+  // READ COMMITTED: a report sees the record committed before it, or is kept for it.
   await writeTransaction(deps.db, async (tx) => {
+    await lockForTransaction(tx, ...statuses.map((s) => `wamid:${s.id}`));
     for (const s of statuses) {
       if (!REPORTED.has(s.status)) continue;
       const error = s.errors?.[0] ? `${s.errors[0].title ?? 'error'} (code ${String(s.errors[0].code ?? '?')})` : null;
-      const m = await applyMessageStatus(tx, s.id, s.status as 'sent' | 'delivered' | 'read' | 'failed', error, now);
-      if (!m) continue;
-      applied++;
-      await deps.orderEvents.record(tx, { order_id: m.order_id, store_id: m.store_id, type: `whatsapp.${m.status}`, actor: 'whatsapp', data: { message_id: m.id, ...(error ? { error } : {}) }, created_at: now });
+      if (await applyStatusReport(deps, tx, { wamid: s.id, status: s.status as ReportedStatus, error }, now)) applied++;
     }
-  });
+  }, 'read committed');
   // Buyers' answers, each in its own transaction with the change it makes (and applied once).
   const answers: Record<TapOutcome, number> = { confirmed: 0, cancelled: 0, correcting: 0, unchanged: 0, noted: 0, ignored: 0 };
   let received = 0;
