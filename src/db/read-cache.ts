@@ -59,6 +59,10 @@ export const TRAFFIC_TABLES: ReadonlySet<string> = new Set([
   'oauth_refresh_tokens',
   'images',
   'image_variants',
+  // Written by the outbox and the pacer on every job or call (issue 28).
+  'outbox_circuits',
+  'pace_slots',
+  'whatsapp_early_statuses',
 ]);
 
 const TABLE_NAMES = /\b(?:from|join)\s+"?(\w+)"?/gi;

@@ -114,6 +114,15 @@ test('on the migrated schema, no write to a traffic table can reach a configurat
   const tables = (raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[]).sort();
   for (const t of [...CACHED_TABLES, ...TRAFFIC_TABLES]) assert.ok(tables.includes(t), `${t} is a table of the schema`);
   assert.deepEqual([...CACHED_TABLES].filter((t) => TRAFFIC_TABLES.has(t)), []);
+  // Every table is a decision: cached, traffic, or written now and then (each such write empties the
+  // cache). A new table written on every order or job and left out of TRAFFIC_TABLES would empty it
+  // each time, silently: this list makes adding one a choice.
+  const NOW_AND_THEN = ['users', 'block_list', 'city_catalogs', 'oauth_redirects', 'oauth_clients', 'oauth_signing_keys', 'whatsapp_numbers', 'server_settings', 'platform_city_catalogs'];
+  assert.deepEqual(
+    tables.filter((t) => !t.startsWith('kysely_') && !CACHED_TABLES.has(t) && !TRAFFIC_TABLES.has(t)).sort(),
+    [...NOW_AND_THEN].sort(),
+    'each table is cached, traffic, or written now and then',
+  );
   // No trigger: a write's effects are the rows it names and the foreign keys' actions.
   assert.deepEqual(raw.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").pluck().all(), []);
   // The tables a write to a traffic table can change: itself, and every table a cascading foreign key reaches from it.

@@ -49,6 +49,9 @@ export const releaseProbe = (db: Db, kind: string, destination: string, now: str
 
 /** A success: the destination's row goes. Answers whether it was open. */
 export async function closeCircuit(db: Db, kind: string, destination: string): Promise<boolean> {
+  // Most successes find no row: a read, not a write (on SQLite a write waits for the write lock).
+  // A failure counted between the two is one that came after this success.
+  if (!(await db.selectFrom('outbox_circuits').select('kind').where('kind', '=', kind).where('destination', '=', destination).executeTakeFirst())) return false;
   const gone = await db.deleteFrom('outbox_circuits').where('kind', '=', kind).where('destination', '=', destination).returning('probe_at').executeTakeFirst();
   return gone?.probe_at != null;
 }
