@@ -92,8 +92,30 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
   }
   const deps = { ...app, config: withListenPort(config, port, baseUrlIsExplicit(flags)) };
   http.useDeps(deps);
+  // From the moment the socket listens, SIGTERM drains: a signal during the rest of the start (the
+  // banner, the operator's URLs, the workers; slower on PostgreSQL) would otherwise take Node's
+  // default and kill the process with requests in flight.
+  let stopping = false;
+  let metrics: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  let sweep: NodeJS.Timeout | undefined;
+  let confirmations: NodeJS.Timeout | undefined;
+  let workers: ({ stop(): Promise<void> } | undefined)[] = [];
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(sweep);
+    clearInterval(confirmations);
+    app.log.info({ signal }, 'shutting down: draining requests');
+    await Promise.all([http.close(), ...workers.map((w) => w?.stop()), metrics?.close()]);
+    await checkpointer?.stop();
+    await app.close();
+    app.log.flush();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
   const base = deps.config.baseUrl;
-  const metrics = config.metricsPort === undefined ? undefined : await startMetricsServer(app, config.metricsPort, config.metricsHost);
+  metrics = config.metricsPort === undefined ? undefined : await startMetricsServer(app, config.metricsPort, config.metricsHost);
   app.log.info({ port, base, metricsPort: metrics?.port }, 'codrail listening');
   // Behind a proxy the public base URL is not where the socket listens: the banner says both.
   const local = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -130,7 +152,8 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
   }
   process.stderr.write(`${out.join('\n')}\n`);
 
-  const sweep = setInterval(() => {
+  if (stopping) return;
+  sweep = setInterval(() => {
     sweepExpired(app).then(
       (n) => app.log.debug(n, 'swept expired records'),
       (err: unknown) => app.log.error({ err }, 'sweep failed'),
@@ -139,7 +162,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
   sweep.unref();
   // The buyer's confirmation clock: reminders, then the call queue (one pass at a time).
   let timing = false;
-  const confirmations = setInterval(() => {
+  confirmations = setInterval(() => {
     if (timing) return;
     timing = true;
     runConfirmationTimers(deps)
@@ -154,23 +177,7 @@ export async function serve(flags: ServeOptions & { db?: string | undefined }): 
   // log it with its stack and keep serving. Every known promise is handled where it is made.
   process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled promise rejection (a bug): logged, serving goes on'));
   await recordOperatorUrls(deps);
-  const worker = startPushWorker(deps);
-  const whatsappWorker = startWhatsappWorker(deps);
-  const webhookWorker = startWebhookWorker(deps);
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    clearInterval(sweep);
-    clearInterval(confirmations);
-    app.log.info({ signal }, 'shutting down: draining requests');
-    await Promise.all([http.close(), worker?.stop(), whatsappWorker?.stop(), webhookWorker.stop(), metrics?.close()]);
-    await checkpointer?.stop();
-    await app.close();
-    app.log.flush();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  // A signal that came during the start: nothing more starts (stop is already draining).
+  if (stopping) return;
+  workers = [startPushWorker(deps), startWhatsappWorker(deps), startWebhookWorker(deps)];
 }
