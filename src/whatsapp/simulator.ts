@@ -101,6 +101,9 @@ function formValues(page: string): Record<string, string> {
 }
 const WEBHOOK_ATTEMPTS = 4;
 const WEBHOOK_RETRY_BASE_MS = 250;
+/** A buyer waits this long for a page, and tries this many times (src/whatsapp/simulator.ts correct()). */
+const BUYER_WAIT_MS = 15_000;
+const BUYER_ATTEMPTS = 3;
 const MAX_BODY_BYTES = 256 * 1024;
 
 type Answer = { status: number; body: unknown };
@@ -224,21 +227,32 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
     await post(envelope(message.phone_number_id, { contacts: [{ profile: { name: 'Comprador' }, wa_id: message.to }], messages: [m] }), `reply to ${id}`);
   }
 
-  /** A correcting buyer opens the link from the reply, changes what `correction` says and sends the form. */
+  /**
+   * A correcting buyer opens the link from the reply, changes what `correction` says and sends the
+   * form. Like a person on a slow connection, they wait up to 15 s for a page and try again (a few
+   * times) when it does not come; a form sent again after a lost answer finds the link used (410).
+   */
   async function correct(to: string, url: string): Promise<void> {
-    const page = await fetch(url, { signal: AbortSignal.any([sim.closing, AbortSignal.timeout(5_000)]) });
+    const patiently = async (what: string, init: RequestInit = {}): Promise<Response | undefined> => {
+      for (let attempt = 1; attempt <= BUYER_ATTEMPTS && !sim.closing.aborted; attempt++) {
+        try {
+          return await fetch(url, { ...init, signal: AbortSignal.any([sim.closing, AbortSignal.timeout(BUYER_WAIT_MS)]) });
+        } catch (error) {
+          log(`buyer ${to}: ${what} ${url} failed (attempt ${attempt}): ${(error as Error).message}`);
+          if (attempt < BUYER_ATTEMPTS) await pause(WEBHOOK_RETRY_BASE_MS * 2 ** (attempt - 1)).catch(() => undefined);
+        }
+      }
+      return undefined;
+    };
+    const page = await patiently('correction page');
+    if (!page) return;
     const text = await page.text();
     if (!page.ok) return void log(`buyer ${to}: correction page ${url} → ${page.status}`);
     const form = formValues(text);
     const changes = options.correction ? options.correction(to, form) : { referencia: `${form.referencia ?? ''} (corregido)`.trim() };
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ ...form, ...changes }).toString(),
-      signal: AbortSignal.any([sim.closing, AbortSignal.timeout(5_000)]),
-    });
-    await res.body?.cancel();
-    log(`buyer ${to}: correction sent → ${res.status}`);
+    const res = await patiently('correction form', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...form, ...changes }).toString() });
+    await res?.body?.cancel();
+    log(`buyer ${to}: correction sent → ${res?.status ?? 'no answer'}`);
   }
 
   function play(message: SimMessage): void {
