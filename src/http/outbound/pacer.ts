@@ -4,7 +4,7 @@
 // key, created on first use and dropped once idle, so the map never grows with keys no longer used.
 // The wait in the queue is not part of a request's deadline (that covers connect, headers and body).
 // With slots in the database (issue 28: src/db/queries/pace.queries.ts), the gap also holds between
-// processes: each start is reserved there, so two instances calling one key keep one pace, not two.
+// processes: each start is taken there, so two instances calling one key keep one pace, not two.
 
 export interface Pace {
   /** Whose requests are paced together: a hash of the credential, never the credential. */
@@ -21,10 +21,13 @@ interface Lane {
   waiting: (() => void)[];
 }
 
-/** Where every process serving one database reserves a key's starts. */
+/** Where every process serving one database takes a key's starts. */
 export interface PaceSlots {
-  /** Reserves the key's next start, at least `intervalMs` after the one before, not before `nowMs` (epoch ms): when it is. */
-  reserve(key: string, intervalMs: number, nowMs: number): Promise<number>;
+  /**
+   * Takes the key's start now (`nowMs`, epoch ms) when its last start, by any process, is at least
+   * `intervalMs` old: 0. Otherwise nothing is taken, and the answer is how many ms remain.
+   */
+  tryStart(key: string, intervalMs: number, nowMs: number): Promise<number>;
 }
 
 export class Pacer {
@@ -46,19 +49,18 @@ export class Pacer {
     try {
       // The start is reserved first (another waiter of a wider lane computes from it), then moved to
       // when the timer really fired: a late timer never shortens the next gap.
-      let now = this.#now();
-      let at = Math.max(now, lane.lastStart + pace.minIntervalMs);
-      if (this.#slots && pace.minIntervalMs > 0) {
-        // The shared slot, on the wall clock every process shares, turned into this process's clock
-        // (both read at one instant). A timer firing late here is not made up for in the other
-        // processes' reservations: across processes a gap can be short by that lateness (a few ms).
-        const start = await this.#slots.reserve(pace.key, pace.minIntervalMs, Date.now());
-        now = this.#now();
-        at = Math.max(at, now + (start - Date.now()));
-      }
+      const now = this.#now();
+      const at = Math.max(now, lane.lastStart + pace.minIntervalMs);
       lane.lastStart = at;
       // A timer may fire a fraction of a millisecond early: wait out the rest.
-      for (let left = at - now; left > 0; left = at - this.#now()) await new Promise((resolve) => setTimeout(resolve, Math.ceil(left)));
+      await this.#until(at);
+      if (this.#slots && pace.minIntervalMs > 0) {
+        // Every process's turn, taken in the database at the moment it starts (so a late timer only
+        // delays, never shortens a gap): a start is taken when the key's last one is a gap old;
+        // otherwise the answer says how long to wait before asking again.
+        for (let wait = await this.#slots.tryStart(pace.key, pace.minIntervalMs, Date.now()); wait > 0; wait = await this.#slots.tryStart(pace.key, pace.minIntervalMs, Date.now()))
+          await this.#until(this.#now() + wait);
+      }
       lane.lastStart = Math.max(lane.lastStart, this.#now());
       return await fn();
     } finally {
@@ -73,6 +75,10 @@ export class Pacer {
         }, pace.minIntervalMs).unref();
       }
     }
+  }
+
+  async #until(at: number): Promise<void> {
+    for (let left = at - this.#now(); left > 0; left = at - this.#now()) await new Promise((resolve) => setTimeout(resolve, Math.ceil(left)));
   }
 
   /** Keys with a request running or waiting (for tests and metrics). */

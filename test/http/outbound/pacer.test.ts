@@ -58,15 +58,16 @@ describe('with its slots in the database (issue 28)', () => {
     const slots = databasePaceSlots(database.db);
     const one = new Pacer({ slots });
     const two = new Pacer({ slots });
-    const pace = { key: 'dropi:shared', concurrency: 1, minIntervalMs: 60 };
+    const GAP = 200;
+    const pace = { key: 'dropi:shared', concurrency: 1, minIntervalMs: GAP };
     const starts: number[] = [];
     await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? one : two).run(pace, async () => void starts.push(Date.now()))));
     starts.sort((a, b) => a - b);
-    // Across processes a timer's lateness (a few ms) is not made up: a gap may be short by that much, never by a gap.
-    for (let i = 1; i < starts.length; i++) assert.ok(starts[i]! - starts[i - 1]! >= 50, `gap ${i}: ${starts[i]! - starts[i - 1]!} ms`);
-    assert.ok(starts.at(-1)! - starts[0]! >= 5 * 60 - 10, `six starts span five gaps: ${starts.at(-1)! - starts[0]!} ms`);
+    // A start is taken in the database the moment it goes, so a late timer only delays it; what a
+    // gap can lose is the time between that statement and the request (a round trip to the database).
+    for (let i = 1; i < starts.length; i++) assert.ok(starts[i]! - starts[i - 1]! >= GAP - 20, `gap ${i}: ${starts[i]! - starts[i - 1]!} ms`);
     const [slot] = await database.db.selectFrom('pace_slots').selectAll().where('key', '=', 'dropi:shared').execute();
-    assert.ok(slot && slot.next_start_ms >= starts[0]! + 6 * 60 - 10, `six starts reserved: the next is six gaps past the first (${slot?.next_start_ms} vs ${starts[0]})`);
+    assert.ok(slot && slot.next_start_ms > starts.at(-1)! + GAP - 20, `the next start is a gap after the last (${slot?.next_start_ms} vs ${starts.at(-1)})`);
   });
 
   test('a key idle past its gap starts at once', async () => {
