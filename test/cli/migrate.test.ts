@@ -15,7 +15,7 @@ after(() => tmp.cleanup());
 test('codrail migrate on a fresh file applies the migrations and loads the bundled city catalogs, then is a no-op', async () => {
   const first = (await cliJson(tmp.file, ['migrate'])).json;
   assert.equal(first.database, tmp.file);
-  const expected = onPostgres ? Object.keys(postgresMigrations) : ['0001-initial', '0002-fulfillment', '0003-oauth', '0004-account', '0005-push-policy', '0006-whatsapp-settings', '0007-order-life', '0008-push-give-up', '0009-client-metadata-documents', '0010-key-scopes', '0011-whatsapp-senders', '0012-outbox-and-webhooks', '0013-platform-connections', '0014-product-images', '0015-store-trust', '0016-confirmation-and-risk', '0017-hot-path', '0018-claim-by-destination'];
+  const expected = onPostgres ? Object.keys(postgresMigrations) : ['0001-initial', '0002-fulfillment', '0003-oauth', '0004-account', '0005-push-policy', '0006-whatsapp-settings', '0007-order-life', '0008-push-give-up', '0009-client-metadata-documents', '0010-key-scopes', '0011-whatsapp-senders', '0012-outbox-and-webhooks', '0013-platform-connections', '0014-product-images', '0015-store-trust', '0016-confirmation-and-risk', '0017-hot-path', '0018-claim-by-destination', '0019-shared-across-instances'];
   assert.deepEqual(first.migrations, expected);
   for (const cc of ['AR', 'CL', 'CO', 'EC', 'GT', 'MX', 'PE', 'PY']) {
     assert.ok(first.catalogs.includes(`${cc}:official`), `${cc}:official`);
@@ -120,7 +120,7 @@ test('codrail migrate on a database from before WhatsApp senders assigns each nu
     }
     await opened.close();
 
-    assert.deepEqual((await cliJson(db.file, ['migrate'])).json.migrations, ['0011-whatsapp-senders', '0012-outbox-and-webhooks', '0013-platform-connections', '0014-product-images', '0015-store-trust', '0016-confirmation-and-risk', '0017-hot-path', '0018-claim-by-destination']);
+    assert.deepEqual((await cliJson(db.file, ['migrate'])).json.migrations, ['0011-whatsapp-senders', '0012-outbox-and-webhooks', '0013-platform-connections', '0014-product-images', '0015-store-trust', '0016-confirmation-and-risk', '0017-hot-path', '0018-claim-by-destination', '0019-shared-across-instances']);
     const numbers = readDb(db.file, (d) => d.prepare('SELECT phone_number_id, account_id, source FROM whatsapp_numbers ORDER BY phone_number_id').all());
     assert.deepEqual(numbers, [{ phone_number_id: '111', account_id: 'acc-a', source: 'operator' }]);
     const listed = (await cliJson(db.file, ['whatsapp', 'numbers', 'list'])).json as { phone_number_id: string; account_id: string }[];

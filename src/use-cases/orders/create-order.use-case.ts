@@ -8,7 +8,7 @@ import { newId, UUID_PATTERN } from '../../ids.ts';
 import { DUPLICATE_WINDOW_MS, KEY_TOUCH_INTERVAL_MS, PHONE_HISTORY_LIMIT } from '../../limits.ts';
 import { idempotencyKeyHeader } from '../idempotency.use-case.ts';
 import type { StoresTable } from '../../db/tables/index.ts';
-import { writeTransaction } from '../../db/transaction.ts';
+import { singleWriter, writeTransaction } from '../../db/transaction.ts';
 import { blockedValues, findStore, takeOrderNumber } from '../../db/queries/stores.queries.ts';
 import { findPack, findProduct } from '../../db/queries/products.queries.ts';
 import { findLanding } from '../../db/queries/landings.queries.ts';
@@ -302,12 +302,21 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
   // serialize and starting over. What an order reads before it writes is one phone's orders (the
   // duplicate window, the return risk) and one Idempotency-Key's record: both are locked for the
   // transaction, so a second order of the phone or the key reads what the first committed.
+  //
+  // On PostgreSQL the rate-limit counters are counted first, in a write of their own, as a refused
+  // request's are: in the order's transaction every order of one key or IP would wait on those rows
+  // until the order committed. On SQLite, where one writer runs anyway, they stay in the order's
+  // transaction: one commit per order.
+  const countApart = !singleWriter(deps.db);
+  if (countApart) await hitOrderLimits(deps, who, report);
   const outcome = await writeTransaction(deps.db, async (tx): Promise<OrderOutcome | { limited: Counted }> => {
     await lockForTransaction(tx, `order-phone:${r.store.account_id}:${e164}`, idemKey ? `order-key:${r.store.id}:${idemKey}` : undefined);
-    const counted = await countOrderLimits(tx, deps, who);
-    report(counted.shown);
-    // Over a limit: the counts commit, nothing else is written.
-    if (counted.exceeded) return { limited: counted };
+    if (!countApart) {
+      const counted = await countOrderLimits(tx, deps, who);
+      report(counted.shown);
+      // Over a limit: the counts commit, nothing else is written.
+      if (counted.exceeded) return { limited: counted };
+    }
     if (idemKey) {
       const previous = await findIdempotency(tx, r.store.id, idemKey);
       if (previous) {
@@ -341,14 +350,12 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
       return { body, replayed: true };
     }
 
-    const orderNumber = await takeOrderNumber(tx, r.store.id);
-    const order = {
+    const draft = {
       id,
       store_id: r.store.id,
       product_id: r.productId,
       landing_page_id: r.landingId,
       api_key_id: r.key?.id ?? r.principalKeyId ?? null,
-      order_number: orderNumber,
       status: 'pending' as const,
       sandbox,
       needs_review: needsReview ? 1 : 0,
@@ -381,7 +388,10 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
       updated_at: nowIso,
     };
     // The return risk, before the push job: a store's risk hold applies to the first push (issue 25).
-    const risk = await orderRisk(tx, { ...order, confirmation: null, confirmed_by: null }, r.store, history);
+    const risk = await orderRisk(tx, { ...draft, confirmation: null, confirmed_by: null }, r.store, history);
+    // The store's number last, once everything read is read: from here to the commit, the other
+    // orders of the store wait on its row (PostgreSQL), so as little as possible happens after it.
+    const order = { ...draft, order_number: await takeOrderNumber(tx, r.store.id) };
     const stored = await insertOrder(tx, { ...order, risk_score: risk.score, risk_reasons: JSON.stringify(risk.reasons) });
     // This order is a repeat for the phone's other open orders of the day: their score moves too.
     for (const id of risk.neighbours) await refreshRisk(tx, id);

@@ -80,7 +80,9 @@ export const rateLimited = (exceeded: RateState) => new AppError('rate_limited',
 
 /** Counts this request in a write of its own; throws 429 when one bucket is over its limit. */
 export async function hitOrderLimits(deps: Pick<Deps, 'db' | 'clock' | 'config'>, who: LimitSubject, report: (s: RateState) => void): Promise<void> {
-  const counted = await writeTransaction(deps.db, (tx) => countOrderLimits(tx, deps, who));
+  // Each counter is one atomic upsert: READ COMMITTED on PostgreSQL (concurrent requests of one key
+  // wait on its row instead of failing to serialize).
+  const counted = await writeTransaction(deps.db, (tx) => countOrderLimits(tx, deps, who), 'read committed');
   report(counted.shown);
   if (counted.exceeded) throw rateLimited(counted.exceeded);
 }
