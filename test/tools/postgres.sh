@@ -12,7 +12,8 @@
 set -euo pipefail
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -n "$bin" ] || { echo "postgres.sh: PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 1; }
-as() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+# Run from / : the postgres user may not enter the caller's directory (psql and pg_ctl would say so on every call).
+as() { if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
 case "${1:-}" in
   start)
     dir=$(mktemp -d /tmp/codrail-pg-XXXXXX)
