@@ -61,8 +61,30 @@ export function prepareShop(env: NodeJS.ProcessEnv): { storeId: string; productI
   return { storeId, productId: product.id as string, pack: pack.code as string, price: pack.price as number, key };
 }
 
-/** `codrail serve` on that database, as a target whose orders are the shop's headless checkout orders. */
-export async function serveShop(name: string, env: NodeJS.ProcessEnv, shop: ReturnType<typeof prepareShop>, children: ChildProcess[]): Promise<Target> {
+export type BenchShop = ReturnType<typeof prepareShop>;
+
+/**
+ * More stores beside the demo one (`prepareShop` first), each with its product, a live publishable
+ * key and the shop domain, in the demo's account: load spread over stores that share no order number.
+ */
+export function prepareMoreShops(env: NodeJS.ProcessEnv, n: number): BenchShop[] {
+  const cli = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [BIN, '--json', ...args], { env, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`codrail ${args.join(' ')}: ${r.stderr}`);
+    return JSON.parse(r.stdout) as Record<string, any>;
+  };
+  const account = cli('demo').account.id as string;
+  return Array.from({ length: n }, (_, i) => {
+    const storeId = cli('stores', 'create', '--account', account, '--name', `Tienda ${i + 2}`, '--country', 'CO', '--domain', 'shop.example.com').id as string;
+    const product = cli('products', 'create', '--account', account, '--store', storeId, '--name', `Producto ${i + 2}`, '--pack', '1x:89900', '--status', 'active');
+    const key = cli('keys', 'create', '--store', storeId, '--type', 'publishable', '--env', 'live').key as string;
+    return { storeId, productId: product.id as string, pack: '1x', price: 89_900, key };
+  });
+}
+
+/** `codrail serve` on that database, as a target whose orders are the shop's headless checkout orders (spread over the shops, given several). */
+export async function serveShop(name: string, env: NodeJS.ProcessEnv, shops: BenchShop | BenchShop[], children: ChildProcess[]): Promise<Target> {
+  const list = Array.isArray(shops) ? shops : [shops];
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   const port = Number((await listening(child, /http:\/\/127\.0\.0\.1:(\d+)/))[1]);
@@ -70,7 +92,9 @@ export async function serveShop(name: string, env: NodeJS.ProcessEnv, shop: Retu
     name,
     port,
     pid: child.pid!,
-    order: (n) => ({
+    order: (n) => {
+      const shop = list[n % list.length]!;
+      return {
       path: '/api/orders/create',
       headers: { 'content-type': 'application/json', 'x-svc-api-key': shop.key, origin: 'https://shop.example.com' },
       body: JSON.stringify({
@@ -86,7 +110,8 @@ export async function serveShop(name: string, env: NodeJS.ProcessEnv, shop: Retu
         unit_price: shop.price,
         total_price: shop.price,
       }),
-    }),
+      };
+    },
   };
 }
 

@@ -1,7 +1,8 @@
 // Order creation on PostgreSQL (issue 28; SPEC 16): codrail on SQLite beside codrail on one
 // PostgreSQL with one `serve` instance and with two, in alternating rounds of one run, the same
 // client as bench/order-create.bench.ts (50 keep-alive connections, valid orders with distinct
-// phones, rate limits out of the way; with two instances the connections alternate between them).
+// phones, rate limits out of the way; with two instances the connections alternate between them),
+// with all orders for one store, then spread over eight.
 //
 // PostgreSQL is a throwaway cluster of Debian's server on loopback (test/tools/postgres.sh with
 // PG_BENCH=1: fsync on, commits not flushed one by one, as SQLite's WAL with synchronous=NORMAL),
@@ -12,7 +13,7 @@ import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LoadClient, ROOT, machine, prepareShop, serveShop, type Target } from './bench-kit.ts';
+import { LoadClient, ROOT, machine, prepareMoreShops, prepareShop, serveShop, type Target } from './bench-kit.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -44,12 +45,20 @@ const sqlite = await serveShop('sqlite', sqliteEnv, prepareShop(sqliteEnv), chil
 const pgShop = prepareShop(pgEnv);
 const pgA = await serveShop('postgres A', pgEnv, pgShop, children);
 const pgB = await serveShop('postgres B', pgEnv, pgShop, children);
+// The same load spread over several stores: one store's orders wait on its gapless number, each
+// from the moment it takes it to its commit; different stores' orders do not wait on each other.
+const STORES = 8;
+const pgShops = [pgShop, ...prepareMoreShops(pgEnv, STORES - 1)];
+const pgManyA = await serveShop('postgres A, stores', pgEnv, pgShops, children);
+const pgManyB = await serveShop('postgres B, stores', pgEnv, pgShops, children);
 
 const client = new LoadClient(CONNECTIONS);
 const runs: [string, Target[]][] = [
   ['codrail on SQLite, one instance', [sqlite]],
   ['codrail on PostgreSQL, one instance', [pgA]],
   ['codrail on PostgreSQL, two instances', [pgA, pgB]],
+  [`PostgreSQL, one instance, ${STORES} stores`, [pgManyA]],
+  [`PostgreSQL, two instances, ${STORES} stores`, [pgManyA, pgManyB]],
 ];
 // Warm-up: JIT, caches, the pools' connections.
 for (const [, targets] of runs) await client.throughput(targets, 1);

@@ -195,3 +195,10 @@ export function afterCommit(tx: Tx | Db, fn: () => void): void {
   else fn();
 }
 
+/**
+ * Whether this database runs one write transaction at a time (SQLite). There, a transaction that
+ * touches a row every request shares (a counter) makes nobody wait longer than they would anyway;
+ * on PostgreSQL, where writers run side by side, such a row is better written in a statement of
+ * its own than held to the end of a long transaction.
+ */
+export const singleWriter = (db: Db): boolean => dialectOf(db) === 'sqlite';

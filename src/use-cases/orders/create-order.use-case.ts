@@ -8,7 +8,7 @@ import { newId, UUID_PATTERN } from '../../ids.ts';
 import { DUPLICATE_WINDOW_MS, KEY_TOUCH_INTERVAL_MS, PHONE_HISTORY_LIMIT } from '../../limits.ts';
 import { idempotencyKeyHeader } from '../idempotency.use-case.ts';
 import type { StoresTable } from '../../db/tables/index.ts';
-import { writeTransaction } from '../../db/transaction.ts';
+import { singleWriter, writeTransaction } from '../../db/transaction.ts';
 import { blockedValues, findStore, takeOrderNumber } from '../../db/queries/stores.queries.ts';
 import { findPack, findProduct } from '../../db/queries/products.queries.ts';
 import { findLanding } from '../../db/queries/landings.queries.ts';
@@ -302,12 +302,22 @@ async function placeOrder(deps: Deps, req: OrderRequest, trace: OrderTrace): Pro
   // serialize and starting over. What an order reads before it writes is one phone's orders (the
   // duplicate window, the return risk) and one Idempotency-Key's record: both are locked for the
   // transaction, so a second order of the phone or the key reads what the first committed.
+  //
+  // On PostgreSQL the rate-limit counters are counted first, in a write of their own, as a refused
+  // request's are: in the order's transaction every order of one key or IP would wait on those rows
+  // until the order committed (bench/order-create-postgres.bench.ts, orders over eight stores: 294
+  // orders/s apart, 241 inside). On SQLite, where one writer runs anyway, they stay in the order's
+  // transaction: one commit per order.
+  const countApart = !singleWriter(deps.db);
+  if (countApart) await hitOrderLimits(deps, who, report);
   const outcome = await writeTransaction(deps.db, async (tx): Promise<OrderOutcome | { limited: Counted }> => {
     await lockForTransaction(tx, `order-phone:${r.store.account_id}:${e164}`, idemKey ? `order-key:${r.store.id}:${idemKey}` : undefined);
-    const counted = await countOrderLimits(tx, deps, who);
-    report(counted.shown);
-    // Over a limit: the counts commit, nothing else is written.
-    if (counted.exceeded) return { limited: counted };
+    if (!countApart) {
+      const counted = await countOrderLimits(tx, deps, who);
+      report(counted.shown);
+      // Over a limit: the counts commit, nothing else is written.
+      if (counted.exceeded) return { limited: counted };
+    }
     if (idemKey) {
       const previous = await findIdempotency(tx, r.store.id, idemKey);
       if (previous) {
