@@ -1,7 +1,8 @@
 // Two real `codrail serve` processes, A and B, on ONE database (a SQLite file, or a PostgreSQL
 // database in the suite's PostgreSQL run), as a deployment with two instances behind a load
 // balancer runs them: what one instance writes, the other must see and respect — order numbers,
-// single-use OAuth codes, exactly-once pushes when one instance dies mid-push, and prices.
+// the per-key rate limit, single-use OAuth codes, exactly-once pushes when one instance dies
+// mid-push, and prices.
 // Each test has its own database and its own pair of processes, so it passes when run alone.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,6 +79,23 @@ test('orders posted alternately to A and B, half of them concurrently in flight,
     assert.equal(created.length, PER_STORE, 'one order.created event per order');
     assert.ok(created.every((e) => Number(e.n) === 1), 'no order was created twice');
   }
+});
+
+test('the per-key rate limit holds across both: 24 orders of one key sent at once, alternately to A and B, under a limit of 10 a minute give ten orders and fourteen 429s', async (t) => {
+  const LIMIT = 10;
+  const flags = [...FLAGS, '--rate-key-per-min', String(LIMIT)];
+  const { file, made: shop, a, b } = await twoInstances(t, (app) => seedShop(app), flags);
+  const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => postOrder((i % 2 ? b : a).base, orderBody(shop, { telefono: nextPhone() }), liveHeaders(shop))));
+  const created = answers.filter((r) => r.status === 200);
+  const limited = answers.filter((r) => r.status === 429);
+  assert.equal(created.length, LIMIT, `the key's limit is one count for both instances (${answers.map((r) => r.status).join(' ')})`);
+  assert.equal(limited.length, 24 - LIMIT);
+  for (const r of limited) {
+    await expectError(r, 429, { error: /Too many requests/ });
+    assert.ok(Number(r.headers.get('retry-after')) > 0, 'a 429 says when to come back');
+  }
+  const stored = readDb(file, (db) => db.prepare('SELECT count(*) AS n FROM orders WHERE store_id = ?').get(shop.storeId) as { n: number });
+  assert.equal(Number(stored.n), LIMIT, 'only the orders answered 200 are stored');
 });
 
 test('one OAuth authorization code redeemed at A and at B at the same moment gives exactly one access token, an invalid_grant 400 for the other, and one token family', async (t) => {
