@@ -3,7 +3,7 @@
 // (a fast typist, a paste, a test) reached no one and was lost. Here the root listens from the start
 // and hands each key to the handlers the components registered while rendering, so the newest
 // screen hears the very next key.
-import { createContext, useContext, useEffect, useRef, type ReactNode } from 'react';
+import { createContext, useContext, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useInput, type Key } from 'ink';
 
 type Handler = (input: string, key: Key) => void;
@@ -32,7 +32,10 @@ export function useKeys(handler: Handler, options: { isActive?: boolean } = {}):
   if (!registry) throw new Error('useKeys needs a KeysRoot above it');
   const id = useRef(Symbol('keys')).current;
   registry.set(id, { handler, active: options.isActive ?? true });
-  useEffect(
+  // Gone in the commit that removes the component, before its next frame is drawn: a passive
+  // effect's cleanup runs later, and a key typed meanwhile reached the handler of a list no longer on
+  // screen (j under the city picker moved the list below, and the picker to another order).
+  useLayoutEffect(
     () => () => {
       registry.delete(id);
     },
