@@ -45,13 +45,34 @@ export interface Target {
 
 export const phone = (n: number) => `3${String(100_000_000 + n).slice(-9)}`;
 
-/** A codrail database (`CODRAIL_DB` in `env`, a file or a postgres:// URL) set up the bench's way: the demo shop, a live publishable key on a shop domain. */
-export function prepareShop(env: NodeJS.ProcessEnv): { storeId: string; productId: string; pack: string; price: number; key: string } {
-  const cli = (...args: string[]) => {
+/** A valid headless checkout order of `shop`'s one-unit pack, the n-th buyer's (a distinct phone each). */
+export const headlessOrderBody = (shop: { storeId: string; productId: string; pack: string; price: number }, n: number): string =>
+  JSON.stringify({
+    store_id: shop.storeId,
+    product_id: shop.productId,
+    nombre: 'Ana Gómez',
+    telefono: phone(n),
+    departamento: 'Antioquia',
+    ciudad: 'Medellín',
+    direccion: 'Calle 10 # 43-12',
+    pack: shop.pack,
+    quantity: 1,
+    unit_price: shop.price,
+    total_price: shop.price,
+  });
+
+/** The real CLI on the database in `env`, its --json answer parsed (a failure throws with its stderr). */
+const benchCli =
+  (env: NodeJS.ProcessEnv) =>
+  (...args: string[]): Record<string, any> => {
     const r = spawnSync(process.execPath, [BIN, '--json', ...args], { env, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`codrail ${args.join(' ')}: ${r.stderr}`);
     return JSON.parse(r.stdout) as Record<string, any>;
   };
+
+/** A codrail database (`CODRAIL_DB` in `env`, a file or a postgres:// URL) set up the bench's way: the demo shop, a live publishable key on a shop domain. */
+export function prepareShop(env: NodeJS.ProcessEnv): { storeId: string; productId: string; pack: string; price: number; key: string } {
+  const cli = benchCli(env);
   const demo = cli('demo');
   const storeId = demo.store.id as string;
   const product = cli('products', 'get', demo.product.id);
@@ -68,11 +89,7 @@ export type BenchShop = ReturnType<typeof prepareShop>;
  * key and the shop domain, in the demo's account: load spread over stores that share no order number.
  */
 export function prepareMoreShops(env: NodeJS.ProcessEnv, n: number): BenchShop[] {
-  const cli = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [BIN, '--json', ...args], { env, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`codrail ${args.join(' ')}: ${r.stderr}`);
-    return JSON.parse(r.stdout) as Record<string, any>;
-  };
+  const cli = benchCli(env);
   const account = cli('demo').account.id as string;
   return Array.from({ length: n }, (_, i) => {
     const storeId = cli('stores', 'create', '--account', account, '--name', `Tienda ${i + 2}`, '--country', 'CO', '--domain', 'shop.example.com').id as string;
@@ -94,23 +111,7 @@ export async function serveShop(name: string, env: NodeJS.ProcessEnv, shops: Ben
     pid: child.pid!,
     order: (n) => {
       const shop = list[n % list.length]!;
-      return {
-      path: '/api/orders/create',
-      headers: { 'content-type': 'application/json', 'x-svc-api-key': shop.key, origin: 'https://shop.example.com' },
-      body: JSON.stringify({
-        store_id: shop.storeId,
-        product_id: shop.productId,
-        nombre: 'Ana Gómez',
-        telefono: phone(n),
-        departamento: 'Antioquia',
-        ciudad: 'Medellín',
-        direccion: 'Calle 10 # 43-12',
-        pack: shop.pack,
-        quantity: 1,
-        unit_price: shop.price,
-        total_price: shop.price,
-      }),
-      };
+      return { path: '/api/orders/create', headers: { 'content-type': 'application/json', 'x-svc-api-key': shop.key, origin: 'https://shop.example.com' }, body: headlessOrderBody(shop, n) };
     },
   };
 }

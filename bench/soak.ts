@@ -38,6 +38,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { headlessOrderBody } from './bench-kit.ts';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const ORDERS_PER_S = Number(process.env.SOAK_ORDERS_PER_S ?? 200);
@@ -306,7 +307,6 @@ function expectGzip(a: Answer): void {
 }
 
 const json = (a: Answer) => JSON.parse(a.body.toString('utf8')) as Record<string, any>;
-const phone = (n: number) => `3${String(100_000_000 + n).slice(-9)}`;
 /** The newest order created, for get_order. */
 let lastOrderId: string | undefined;
 
@@ -316,19 +316,7 @@ function orderCall(shop: Shop, n: number): Call {
     method: 'POST',
     path: '/api/orders/create',
     headers: { 'content-type': 'application/json', 'x-svc-api-key': shop.publishable, origin: `https://${SHOP_DOMAIN}` },
-    body: JSON.stringify({
-      store_id: shop.storeId,
-      product_id: shop.productId,
-      nombre: 'Ana Gómez',
-      telefono: phone(n),
-      departamento: 'Antioquia',
-      ciudad: 'Medellín',
-      direccion: 'Calle 10 # 43-12',
-      pack: shop.pack.code,
-      quantity: 1,
-      unit_price: price,
-      total_price: price,
-    }),
+    body: headlessOrderBody({ storeId: shop.storeId, productId: shop.productId, pack: shop.pack.code, price }, n),
     check(a) {
       expect200(a);
       const data = json(a).data as { id?: string; sandbox?: boolean; needs_review?: boolean } | undefined;
