@@ -18,6 +18,7 @@ export interface WhatsappSimOptions {
   /** Business accounts with their own token: that token sends only from, and lists, its numbers. */
   businesses?: readonly SimBusiness[];
   failRate?: number;
+  /** Milliseconds each Graph call (a send, a number listing) takes to answer. */
   latencyMs?: number;
   webhookUrl?: string;
   appSecret?: string;
@@ -316,6 +317,7 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
       body = Symbol('invalid');
     }
     let answer: Answer;
+    if (latencyMs > 0 && !url.pathname.startsWith('/_sim/')) log(`${req.method} ${url.pathname} … (answering in ${latencyMs} ms)`);
     const send = /^(?:\/v\d+(?:\.\d+)?)?\/([^/]+)\/messages$/.exec(url.pathname);
     const numbersOf = /^(?:\/v\d+(?:\.\d+)?)?\/([^/]+)\/phone_numbers$/.exec(url.pathname);
     const status = /^\/_sim\/messages\/([^/]+)\/status$/.exec(url.pathname);
@@ -331,6 +333,7 @@ export async function startWhatsappSim(options: WhatsappSimOptions = {}): Promis
       }
     } else if (numbersOf && req.method === 'GET') {
       answer = listNumbers(decodeURIComponent(numbersOf[1]!), req.headers.authorization);
+      if (latencyMs > 0) await pause(latencyMs);
     } else if (send && req.method === 'POST') {
       const phoneNumberId = decodeURIComponent(send[1]!);
       const bearer = req.headers.authorization?.replace(/^Bearer /, '');

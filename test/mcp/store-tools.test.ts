@@ -391,6 +391,19 @@ describe('store tools', () => {
       assert.deepEqual(wildcard.domains, ['aux.example.com', 'new.example.com', '*.brand.example']);
     });
 
+    test('domains added and removed at once by several callers all take effect: none overwrites another (one transaction reads and writes the list)', async () => {
+      // On PostgreSQL these calls truly overlap (before the fix, most edits were lost there); one
+      // SQLite process happens to run each one whole, so there it guards against a regression only.
+      const { storeId } = await auxStore({ domains: ['aux.example.com', 'old-1.example.com', 'old-2.example.com', 'old-3.example.com'] });
+      const added = Array.from({ length: 6 }, (_, i) => `new-${i}.example.com`);
+      await Promise.all([
+        ...added.map((domain) => ok(client, 'add_store_domain', { store_id: storeId, domain })),
+        ...[1, 2, 3].map((n) => ok(client, 'remove_store_domain', { store_id: storeId, domain: `old-${n}.example.com` })),
+      ]);
+      const stored = JSON.parse((await storeRow(server.deps, storeId)).allowed_domains) as string[];
+      assert.deepEqual([...stored].sort(), ['aux.example.com', ...added].sort());
+    });
+
     test('a domain added with add_store_domain lets a key that follows the store take orders from it', async () => {
       const aux = await auxStore();
       const key = await addKey(server.deps, { store_id: aux.storeId, type: 'publishable', env: 'live' });

@@ -141,3 +141,38 @@ describe('WhatsApp senders', () => {
     for (const secret of [A.token, B.token, SERVER_TOKEN]) assert.equal(logs.includes(secret), false, secret);
   });
 });
+
+describe('WhatsApp settings edited at once', () => {
+  let sim: WhatsappSim;
+  let bench: ToolBench<never>;
+  const simLog: string[] = [];
+  before(async () => {
+    // Each Graph call takes 400 ms, as a live check of a store's own number can.
+    sim = await startWhatsappSim({ latencyMs: 400, log: (line) => simLog.push(line), businesses: [{ id: A.waba, token: A.token, numbers: [A.number] }] });
+    bench = await openToolBench({}, { whatsappUrl: sim.url });
+  });
+  after(async () => {
+    await closeToolBench(bench);
+    await sim.close();
+  });
+
+  test('an edit saved while another waits on its live credential check is kept: the slow one reads the settings again and saves on top of it', async () => {
+    const { shop, client } = bench;
+    const listings = () => simLog.filter((l) => l.includes(`/${A.waba}/phone_numbers …`)).length;
+    // The store's own credentials: checked live (400 ms) between the edit's read and its save.
+    const slow = ok(client, 'update_whatsapp_settings', { store_id: shop.storeId, phone_number_id: A.number, business_account_id: A.waba, access_token: A.token });
+    await until('the live check under way', () => listings() === 1, 5_000);
+    // Meanwhile another admin writes a template and turns an event off: no live call, saved at once.
+    const text = 'Hola {nombre}, recibimos tu pedido de {producto}';
+    const quick = await ok(client, 'update_whatsapp_settings', { store_id: shop.storeId, templates: { order_created: text }, events: { order_shipped: false } });
+    assert.equal(quick.credentials.token, null, 'saved before the slow edit');
+    const settled = await slow;
+    assert.equal(listings(), 2, 'the slow edit met the other one, read the settings again and checked again before saving');
+    assert.deepEqual([settled.templates.order_created, settled.events.order_shipped], [text, false], 'the other edit is kept');
+    assert.equal(settled.credentials.token, `••••${A.token.slice(-4)}`, 'and so is this one');
+    const row = await bench.server.deps.db.selectFrom('whatsapp_settings').selectAll().where('store_id', '=', shop.storeId).executeTakeFirstOrThrow();
+    assert.equal(JSON.parse(row.templates).order_created, text);
+    assert.equal(JSON.parse(row.events).order_shipped, false);
+    assert.equal(row.phone_number_id, A.number);
+  });
+});

@@ -8,25 +8,38 @@ import { compiledOnce } from '../compiled-query.ts';
 const settingsOfStore = compiledOnce((db, storeId: string) => db.selectFrom('whatsapp_settings').selectAll().where('store_id', '=', storeId));
 export const findWhatsappSettings = async (db: Db | Tx, storeId: string) => (await settingsOfStore(db, storeId))[0];
 
-export const saveWhatsappSettings = (db: Db | Tx, row: Insertable<WhatsappSettingsTable>) =>
-  db
+/**
+ * Saves a store's settings only if they are still as read (`seen`: the row's updated_at then, null
+ * when there was no row): false when another edit came in between, so the caller reads again
+ * rather than overwrite it. A compare-and-set, because a settings edit may wait on a live Cloud API
+ * call between its read and its write, and no transaction is held open across a network call.
+ */
+export async function saveWhatsappSettings(db: Db | Tx, row: Insertable<WhatsappSettingsTable>, seen: string | null): Promise<boolean> {
+  const result = await db
     .insertInto('whatsapp_settings')
     .values(row)
     .onConflict((oc) =>
-      oc.column('store_id').doUpdateSet({
-        enabled: row.enabled,
-        sender_number: row.sender_number,
-        phone_number_id: row.phone_number_id,
-        events: row.events,
-        templates: row.templates,
-        updated_at: row.updated_at,
-        token_sealed: row.token_sealed ?? null,
-        token_last4: row.token_last4 ?? null,
-        business_account_id: row.business_account_id ?? null,
-        credentials_verified_at: row.credentials_verified_at ?? null,
-      }),
+      seen === null
+        ? oc.column('store_id').doNothing()
+        : oc
+            .column('store_id')
+            .doUpdateSet({
+              enabled: row.enabled,
+              sender_number: row.sender_number,
+              phone_number_id: row.phone_number_id,
+              events: row.events,
+              templates: row.templates,
+              updated_at: row.updated_at,
+              token_sealed: row.token_sealed ?? null,
+              token_last4: row.token_last4 ?? null,
+              business_account_id: row.business_account_id ?? null,
+              credentials_verified_at: row.credentials_verified_at ?? null,
+            })
+            .where('whatsapp_settings.updated_at', '=', seen),
     )
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
 
 /** Every store's sealed WhatsApp token (`codrail secrets rotate`). */
 export const allWhatsappTokens = (db: Db) => db.selectFrom('whatsapp_settings').select(['store_id', 'token_sealed']).where('token_sealed', 'is not', null).execute();

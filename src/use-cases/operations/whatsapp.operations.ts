@@ -1,5 +1,6 @@
 // WhatsApp (MCP-TOOLS.md §6.10 rows 57-59): a store's notification settings and message previews.
 // Rows 60-62: messages queued in the WhatsApp outbox, listed with their statuses, cancelled while queued.
+import { PLACEHOLDERS } from '../../domain/whatsapp-template.ts';
 import {
   CancelWhatsappMessageInput,
   GetWhatsappSettingsInput,
@@ -40,8 +41,8 @@ export const whatsappOperations = [
     output: WhatsappSettings,
     hints: {
       not_found: 'store_id must be a store id from get_account or list_stores.',
-      invalid_input: 'Templates may use only {nombre} {producto} {total} {ciudad} {tracking}; a phone_number_id needs the store token or an operator assignment.',
-      conflict: 'That phone_number_id belongs to another account.',
+      invalid_input: `Templates may use only ${PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}; a phone_number_id needs the store token or an operator assignment.`,
+      conflict: 'That phone_number_id belongs to another account; or other edits of these settings kept landing meanwhile: get them and try again.',
     },
     http: 'PATCH /stores/:store_id/whatsapp',
     cli: 'whatsapp settings update <store_id>',

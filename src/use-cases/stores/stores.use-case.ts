@@ -5,7 +5,7 @@ import type { Deps } from '../../app.ts';
 import { findConnection } from '../../db/queries/fulfillment.queries.ts';
 import { newId } from '../../ids.ts';
 import { DEFAULT_MAX_DISCOUNT_PCT, MAX_STORE_DOMAINS } from '../../limits.ts';
-import { writeTransaction } from '../../db/transaction.ts';
+import { writeTransaction, type Tx } from '../../db/transaction.ts';
 import { findAccount } from '../../db/queries/accounts.queries.ts';
 import { findStore, insertStore, listStorePage, setStoreDomains, storeAmounts, storeCounts, storeHasOrders, updateStore as writeStore } from '../../db/queries/stores.queries.ts';
 import { livePublishableKeys, revokeKey, updateKey } from '../../db/queries/keys.queries.ts';
@@ -184,33 +184,45 @@ export async function archiveStore(deps: Pick<Deps, 'db' | 'clock' | 'config'>, 
   return reload(deps, store.id);
 }
 
-/** Adding a domain the store already allows is a no-op (MCP-TOOLS.md §6.3 row 8). */
+/**
+ * Adding a domain the store already allows is a no-op (MCP-TOOLS.md §6.3 row 8). The list is read
+ * and written in one transaction: two domains added at once (two admins, two instances) both stay.
+ */
 export async function addStoreDomain(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof StoreDomainInput>) {
-  const store = await storeOf(deps, caller, input.store_id);
-  const current = domainsOf(store);
-  if (current.includes(input.domain)) return storeDetail(deps, store);
-  if (current.length >= MAX_STORE_DOMAINS) throw fieldError('domain', `a store allows at most ${MAX_STORE_DOMAINS} domains: remove one first`);
-  await setStoreDomains(deps.db, store.id, [...current, input.domain], deps.clock.now().toISOString());
-  return reload(deps, store.id);
+  const { id } = await storeOf(deps, caller, input.store_id);
+  await writeTransaction(deps.db, async (tx) => {
+    const current = domainsOf(await storeIn(tx, id));
+    if (current.includes(input.domain)) return;
+    if (current.length >= MAX_STORE_DOMAINS) throw fieldError('domain', `a store allows at most ${MAX_STORE_DOMAINS} domains: remove one first`);
+    await setStoreDomains(tx, id, [...current, input.domain], deps.clock.now().toISOString());
+  });
+  return reload(deps, id);
 }
 
-/** The domain leaves the store and every publishable key that listed it (row 9). */
+/** The domain leaves the store and every publishable key that listed it (row 9), read and written in one transaction. */
 export async function removeStoreDomain(deps: Pick<Deps, 'db' | 'clock' | 'config'>, caller: Caller, input: Out<typeof StoreDomainInput>) {
-  const store = await storeOf(deps, caller, input.store_id);
-  const current = domainsOf(store);
-  if (!current.includes(input.domain)) throw new AppError('not_found', `Domain ${input.domain} not found`, [{ field: 'domain', message: 'not one of the store domains' }]);
+  const { id } = await storeOf(deps, caller, input.store_id);
   const now = deps.clock.now().toISOString();
   await writeTransaction(deps.db, async (tx) => {
+    const current = domainsOf(await storeIn(tx, id));
+    if (!current.includes(input.domain)) throw new AppError('not_found', `Domain ${input.domain} not found`, [{ field: 'domain', message: 'not one of the store domains' }]);
     const next = current.filter((d) => d !== input.domain);
-    await setStoreDomains(tx, store.id, next, now);
+    await setStoreDomains(tx, id, next, now);
     // A key keeps only the hosts the store still allows (a host under a removed wildcard goes too).
-    for (const key of await livePublishableKeys(tx, store.id, now)) {
+    for (const key of await livePublishableKeys(tx, id, now)) {
       const listed = JSON.parse(key.allowed_domains) as string[];
       const kept = listed.filter((d) => domainCovered(d, next));
       if (kept.length !== listed.length) await updateKey(tx, key.id, { allowed_domains: JSON.stringify(kept) });
     }
   });
-  return reload(deps, store.id);
+  return reload(deps, id);
+}
+
+/** The store as this transaction sees it (the caller's access was checked just before). */
+async function storeIn(tx: Tx, id: string): Promise<StoreRow> {
+  const store = await findStore(tx, id);
+  if (!store) throw new AppError('not_found', 'Store not found', [{ field: 'store_id', message: 'no such store' }]);
+  return store;
 }
 
 /** `codrail stores domains list STORE_ID`. */

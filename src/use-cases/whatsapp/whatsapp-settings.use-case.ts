@@ -7,7 +7,7 @@ import { normalizePhone } from '../../domain/phone.ts';
 import { PLACEHOLDERS, unknownPlaceholders, type WhatsappEvent } from '../../domain/whatsapp-template.ts';
 import { readWhatsappSettings, renderForOrder } from './buyer-messages.ts';
 import { checkAssignedNumber, claimVerifiedNumber, credentialsView, verifyOwnNumber, whatsappTokenContext } from './whatsapp-senders.use-case.ts';
-import { fieldError } from '../../errors.ts';
+import { conflict, fieldError } from '../../errors.ts';
 import type { Caller } from '../caller.ts';
 import { orderOf, storeOf, type StoreRow } from '../tenancy.ts';
 import type { GetWhatsappSettingsInput, PreviewWhatsappMessageInput, UpdateWhatsappSettingsInput, WhatsappPreview, WhatsappSettings } from './whatsapp.schemas.ts';
@@ -48,16 +48,30 @@ function storedToken(deps: Pick<Deps, 'secrets'>, storeId: string, sealed: strin
 /** Input text: absent keeps the stored value, "" removes it. */
 const patch = (input: string | undefined, stored: string | null | undefined): string | null => (input === undefined ? (stored ?? null) : input || null);
 
+/** Saves tried before an edit that keeps meeting another one gives up with a conflict. */
+const SAVE_TRIES = 5;
+
 /**
  * Patches a store's settings. Who messages leave as is checked before anything is saved (issue 19
  * §4): with the store's own token, a live call must list phone_number_id among the numbers of
  * business_account_id; without one, the operator must have assigned the number to this account.
+ * The patch applies to the settings as saved: when another edit lands between this one's read and
+ * its save (two admins, two instances), it is read and checked again, so neither edit is lost.
  */
 export async function updateWhatsappSettings(deps: SettingsDeps & Pick<Deps, 'clock'>, caller: Caller, input: Out<typeof UpdateWhatsappSettingsInput>) {
-  const store = await storeOf(deps, caller, input.store_id);
+  for (let tries = 1; ; tries++) {
+    const store = await storeOf(deps, caller, input.store_id);
+    if (await patchSettings(deps, store, input)) return settingsOf(deps, store);
+    if (tries === SAVE_TRIES) throw conflict("The store's WhatsApp settings kept changing while this edit was saved: try again");
+  }
+}
+
+/** One read, check and save of the patch; false when the settings changed since they were read. */
+async function patchSettings(deps: SettingsDeps & Pick<Deps, 'clock'>, store: StoreRow, input: Out<typeof UpdateWhatsappSettingsInput>): Promise<boolean> {
   // Turning WhatsApp off would silently stop asking buyers (issue 25): the confirmation goes first.
   if (input.enabled === false && store.confirmation === 'whatsapp')
     throw fieldError('enabled', 'the store asks its buyers to confirm on WhatsApp: set update_store confirmation to off first');
+  const row = await findWhatsappSettings(deps.db, store.id);
   const current = await settingsOf(deps, store);
   for (const [event, text] of Object.entries(input.templates ?? {})) if (text !== undefined) checkPlaceholders(`templates.${event}`, text);
   let sender = current.sender_number;
@@ -66,7 +80,6 @@ export async function updateWhatsappSettings(deps: SettingsDeps & Pick<Deps, 'cl
     if (input.sender_number !== '' && !phone) throw fieldError('sender_number', `sender_number is not a valid phone number for ${store.country}`);
     sender = phone?.e164 ?? null;
   }
-  const row = await findWhatsappSettings(deps.db, store.id);
   const phoneNumberId = patch(input.phone_number_id, row?.phone_number_id);
   const businessAccountId = patch(input.business_account_id, row?.business_account_id);
   const newToken = input.access_token || undefined;
@@ -91,17 +104,20 @@ export async function updateWhatsappSettings(deps: SettingsDeps & Pick<Deps, 'cl
     };
   } else if (phoneNumberId && (phoneNumberId !== row?.phone_number_id || input.access_token === '')) await checkAssignedNumber(deps, store.account_id, phoneNumberId);
   const storedTemplates = (row ? JSON.parse(row.templates) : {}) as Partial<PerEvent<string>>;
-  await saveWhatsappSettings(deps.db, {
-    store_id: store.id,
-    enabled: (input.enabled ?? current.enabled) ? 1 : 0,
-    sender_number: sender,
-    phone_number_id: phoneNumberId,
-    events: JSON.stringify({ ...current.events, ...Object.fromEntries(Object.entries(input.events ?? {}).filter(([, on]) => on !== undefined)) }),
-    templates: JSON.stringify({ ...storedTemplates, ...Object.fromEntries(Object.entries(input.templates ?? {}).filter(([, t]) => t !== undefined)) }),
-    updated_at: deps.clock.now().toISOString(),
-    ...credentials,
-  });
-  return settingsOf(deps, store);
+  return saveWhatsappSettings(
+    deps.db,
+    {
+      store_id: store.id,
+      enabled: (input.enabled ?? current.enabled) ? 1 : 0,
+      sender_number: sender,
+      phone_number_id: phoneNumberId,
+      events: JSON.stringify({ ...current.events, ...Object.fromEntries(Object.entries(input.events ?? {}).filter(([, on]) => on !== undefined)) }),
+      templates: JSON.stringify({ ...storedTemplates, ...Object.fromEntries(Object.entries(input.templates ?? {}).filter(([, t]) => t !== undefined)) }),
+      updated_at: deps.clock.now().toISOString(),
+      ...credentials,
+    },
+    row?.updated_at ?? null,
+  );
 }
 
 /** The message a buyer would get, without queuing it: a store template, or a text, filled from the order. */
