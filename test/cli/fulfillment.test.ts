@@ -399,15 +399,25 @@ test(
         const jobTemplate = db.prepare('SELECT * FROM fulfillment_jobs WHERE order_id = ?').get(newest.id) as Record<string, unknown>;
         const columns = Object.keys(template);
         const jobColumns = Object.keys(jobTemplate);
-        const insertOrder = db.prepare(`INSERT INTO orders (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
-        const insertJob = db.prepare(`INSERT INTO fulfillment_jobs (${jobColumns.join(', ')}) VALUES (${jobColumns.map((c) => `@${c}`).join(', ')})`);
-        db.transaction(() => {
-          for (let i = 0; i < LIST_MAX_LIMIT; i++) {
-            const id = randomUUID();
-            const at = new Date(Date.UTC(2020, 0, 1) + i * 1000).toISOString();
-            insertOrder.run({ ...template, id, order_number: 10_000 + i, status: 'confirmed', fulfillment_status: 'PENDIENTE', created_at: at, updated_at: at });
-            insertJob.run({ ...jobTemplate, id: randomUUID(), order_id: id, state: 'done', attempts: 1, remote_id: olderRemote, created_at: at, updated_at: at });
+        // A hundred rows per INSERT: in the PostgreSQL run each statement is one psql process.
+        const insertRows = (table: string, cols: string[], rows: Record<string, unknown>[]) => {
+          for (let i = 0; i < rows.length; i += 100) {
+            const chunk = rows.slice(i, i + 100);
+            const tuple = `(${cols.map(() => '?').join(', ')})`;
+            db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')}`).run(...chunk.flatMap((r) => cols.map((c) => r[c])));
           }
+        };
+        const orders: Record<string, unknown>[] = [];
+        const jobs: Record<string, unknown>[] = [];
+        for (let i = 0; i < LIST_MAX_LIMIT; i++) {
+          const id = randomUUID();
+          const at = new Date(Date.UTC(2020, 0, 1) + i * 1000).toISOString();
+          orders.push({ ...template, id, order_number: 10_000 + i, status: 'confirmed', fulfillment_status: 'PENDIENTE', created_at: at, updated_at: at });
+          jobs.push({ ...jobTemplate, id: randomUUID(), order_id: id, state: 'done', attempts: 1, remote_id: olderRemote, created_at: at, updated_at: at });
+        }
+        db.transaction(() => {
+          insertRows('orders', columns, orders);
+          insertRows('fulfillment_jobs', jobColumns, jobs);
         })();
         assert.equal(db.prepare("UPDATE fulfillment_jobs SET state = 'done', remote_id = ?, attempts = 1 WHERE order_id = ?").run(newestRemote, newest.id).changes, 1);
       } finally {
