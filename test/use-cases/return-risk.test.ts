@@ -109,7 +109,9 @@ describe('the return-risk score ranks a synthetic history', () => {
         for (const r of detail.risk.reasons) assert.ok(r.text.length > 0);
         const expected = why[o.kind];
         if (expected) assert.ok(detail.risk.reasons.some((r: { code: string }) => r.code === expected), `${o.kind}: ${JSON.stringify(detail.risk.reasons)}`);
-        else assert.deepEqual(detail.risk.reasons, [], 'a first order with nothing unusual has no reasons');
+        // The hour is the one fact the suite does not choose: between 00:00 and 05:00 in the store's
+        // timezone every order carries "placed at night" (the rule's own tests cover it).
+        else assert.deepEqual(detail.risk.reasons.filter((r: { code: string }) => r.code !== 'night_hour'), [], 'a first order with nothing unusual has no other reason');
       }
     }));
 
