@@ -25,10 +25,11 @@ export interface Arrival {
   answer: Answer;
 }
 
-/** An answer: a status, sent at once or after `holdMs`. */
+/** An answer: a status, sent at once, after `holdMs`, or once `after` settles (a step of the test). */
 export interface Answer {
   status: number;
   holdMs?: number;
+  after?: Promise<unknown>;
 }
 
 export type Decide = (arrival: Omit<Arrival, 'answer'>) => Answer;
@@ -92,6 +93,14 @@ export async function startReceiver(decide: Decide = () => ({ status: 200 })): P
       };
       const chosen = receiver.decide(seen);
       arrivals.push({ ...seen, answer: chosen });
+      if (chosen.after) {
+        holding++;
+        void chosen.after.finally(() => {
+          holding--;
+          if (!res.destroyed) answer(res, chosen.status);
+        });
+        return;
+      }
       if (!chosen.holdMs) return answer(res, chosen.status);
       holding++;
       const timer = setTimeout(() => {

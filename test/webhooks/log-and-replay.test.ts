@@ -138,10 +138,18 @@ describe('webhook delivery log, replay and test', () => {
   });
 
   test('an endpoint removed while a delivery to it is in flight: the failed try settles without a database error, and nothing of the endpoint is left', async () => {
-    const { shop, receiver, endpoint, v1 } = await station(() => ({ status: 500, holdMs: TIMEOUT_MS / 2 }));
+    // The receiver answers 500 once the endpoint's removal has answered (or the try times out first):
+    // a fixed hold of 150 ms was once shorter than the removal under the PostgreSQL run's load.
+    let removed!: () => void;
+    const removal = new Promise<void>((resolve) => (removed = resolve));
+    const { shop, receiver, endpoint, v1 } = await station(() => ({ status: 500, after: removal }));
     await liveOrder(bench.server, shop);
     await until('the delivery held by the receiver', () => receiver.holding() > 0);
-    ok(await v1.call('DELETE', '/api/v1/webhook-endpoints/{endpoint_id}', { params: { endpoint_id: endpoint.id } }));
+    try {
+      ok(await v1.call('DELETE', '/api/v1/webhook-endpoints/{endpoint_id}', { params: { endpoint_id: endpoint.id } }));
+    } finally {
+      removed();
+    }
     // The try's failure comes back to a delivery that is gone: settled under the lease, nothing is written.
     await until('the failure found its delivery gone', () => bench.server.logs.some((l) => l.notSettled === true && l.endpointId === endpoint.id));
     assert.deepEqual(await storedDeliveries(bench.server.deps, endpoint.id), []);
