@@ -3,6 +3,10 @@
 // Debian's Chromium, on the demo landing, whose product has a three-image gallery hosted by codrail.
 // Lighthouse's figures are simulated from the page's own network graph (Lantern), not wall-clock
 // timings of this machine; the report's summary is written to test-artifacts/ for a person to read.
+// Lantern still scales this machine's main-thread tasks by 4, so a busy or slow host moves total
+// blocking time: in CI the same page scored 92 and 93 once each, and 95 or more in every other run. Lighthouse's variability
+// guide (docs/variability.md) answers that with several runs and their median, which is what is
+// judged here: three runs, the one with the median performance score. Every run's figures are kept.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -15,6 +19,8 @@ import { chromiumPath } from '../helpers/browser.ts';
 import { OPEN_LIMITS } from '../api/orders/order-kit.ts';
 import { runDemo } from '../../src/use-cases/demo.use-case.ts';
 
+/** How many times Lighthouse loads the page; the median run is judged. Odd, so the median is a run. */
+const RUNS = 3;
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 
 /** A port nobody listens on now, for Chromium's DevTools endpoint that Lighthouse drives. */
@@ -38,6 +44,8 @@ describe('the demo landing page under Lighthouse (mobile)', () => {
   let server: TestServer;
   let browser: Browser;
   let lhr: NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
+  /** One line per run, for the failure message and the artifact. */
+  let everyRun = '';
 
   before(async () => {
     server = await startServer(OPEN_LIMITS);
@@ -46,9 +54,15 @@ describe('the demo landing page under Lighthouse (mobile)', () => {
     assert.equal(images.length, 3, 'the demo product has a three-image gallery');
     const port = await freePort();
     browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-dev-shm-usage', `--remote-debugging-port=${port}`] });
-    const result = await lighthouse(`${server.url}/l/${demo.landing.slug}`, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] });
-    assert.ok(result, 'Lighthouse answered');
-    lhr = result.lhr;
+    const runs: (typeof lhr)[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const result = await lighthouse(`${server.url}/l/${demo.landing.slug}`, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] });
+      assert.ok(result, 'Lighthouse answered');
+      runs.push(result.lhr);
+    }
+    const performance = (r: typeof lhr) => r.categories.performance!.score ?? 0;
+    lhr = [...runs].sort((a, b) => performance(a) - performance(b))[Math.floor(RUNS / 2)]!;
+    everyRun = runs.map((r) => `performance ${Math.round(performance(r) * 100)} (total blocking time ${Math.round(r.audits['total-blocking-time']!.numericValue!)} ms, benchmark index ${r.environment.benchmarkIndex})`).join('; ');
     const requests = (lhr.audits['network-requests']!.details as unknown as { items: NetworkRequest[] }).items;
     mkdirSync(ARTIFACTS, { recursive: true });
     writeFileSync(
@@ -56,6 +70,7 @@ describe('the demo landing page under Lighthouse (mobile)', () => {
       `${JSON.stringify(
         {
           lighthouse: lhr.lighthouseVersion,
+          runs: everyRun,
           scores: Object.fromEntries(Object.entries(lhr.categories).map(([k, c]) => [k, c.score])),
           metrics: Object.fromEntries(['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'].map((id) => [id, lhr.audits[id]!.numericValue])),
           requests: requests.map((r) => ({ url: r.url.replace(server.url, ''), bytes: r.transferSize, type: r.resourceType })),
@@ -75,11 +90,11 @@ describe('the demo landing page under Lighthouse (mobile)', () => {
     const failing = Object.entries(lhr.audits)
       .filter(([, a]) => a.score !== null && a.score < 1 && !['informative', 'notApplicable', 'manual'].includes(a.scoreDisplayMode))
       .map(([id, a]) => `${id} ${a.score}`);
-    assert.ok(score('performance') >= 95, `performance ${score('performance')}; ${failing.join(', ')}`);
+    assert.ok(score('performance') >= 95, `median run: performance ${score('performance')}; ${failing.join(', ')}. Every run: ${everyRun}`);
     assert.equal(score('accessibility'), 100, failing.join(', '));
     assert.ok(score('best-practices') >= 95, `best practices ${score('best-practices')}; ${failing.join(', ')}`);
     const lcp = lhr.audits['largest-contentful-paint']!.numericValue!;
-    assert.ok(lcp <= 2000, `LCP ${Math.round(lcp)} ms`);
+    assert.ok(lcp <= 2000, `LCP ${Math.round(lcp)} ms (median run). Every run: ${everyRun}`);
   });
 
   test('no request goes to another host, the gallery comes from codrail, and HTML, CSS and script weigh ≤ 50 KB compressed', () => {
