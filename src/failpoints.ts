@@ -1,4 +1,4 @@
-// Fail points (issue 20): named places in the outbox attempts where a test can make the real worker
+// Fail points (issue 20): named places in the outbox attempts (and one in its claim) where a test can make the real worker
 // fail exactly there — throw, pause, or kill its own process — to prove that a step which reached
 // the outside world is never repeated blind. Set with CODRAIL_FAILPOINTS (read by config.ts only),
 // e.g. `push.after_answer=kill` or `push.during_record=error*3,cancel.after_answer=delay:2000`.
@@ -17,6 +17,8 @@ export const FAILPOINTS = [
   'cancel.during_record',
   /** The Cloud API accepted the message; nothing of it is recorded yet. */
   'whatsapp.after_answer',
+  /** Any outbox's claim: the due jobs of uncapped destinations are claimed (committed); the capped destinations' jobs and the circuits' probes are not yet. */
+  'outbox.claim_held',
 ] as const;
 
 export type FailpointName = (typeof FAILPOINTS)[number];

@@ -212,6 +212,21 @@ export class Outbox<J extends OutboxRow> {
     // Claims lock the rows they take and skip others' (FOR UPDATE SKIP LOCKED on PostgreSQL): READ
     // COMMITTED is what that needs, and the claim's UPDATE re-checks each row as it is.
     const jobs = await writeTransaction(db, (tx) => claimDue<J>(tx, this.#kind.table, { ...filter, exclude }), 'read committed');
+    // The jobs above are committed as ours: a later claim that fails must not drop them, or they
+    // would sit leased and untried until the lease runs out, then count one more try.
+    try {
+      await this.#claimHeld(filter, held, open, jobs);
+    } catch (error) {
+      this.#deps.log.error({ err: error, outbox: this.#kind.name, claimed: jobs.length }, `${this.#kind.name}: claiming the jobs of capped or probed destinations failed; the ones already claimed run`);
+    }
+    return jobs;
+  }
+
+  /** The capped destinations' jobs and the circuits' probes, claimed apart, added to `jobs`. */
+  async #claimHeld(filter: { now: string; leaseUntil: string; limit: number; only?: readonly string[] }, held: Held, open: readonly string[], jobs: J[]): Promise<void> {
+    const { db, failpoints } = this.#deps;
+    const { limit } = filter;
+    await failpoints.hit('outbox.claim_held');
     const skip = new Set([...open, ...held.paused]);
     // A capped destination's jobs in flight are counted in the table by the claim itself, so the cap
     // holds across every process serving the database (SPEC 16), not per process.
@@ -232,7 +247,6 @@ export class Outbox<J extends OutboxRow> {
       if (probe) jobs.push(probe);
       else await this.circuits.probeSkipped(destination);
     }
-    return jobs;
   }
 
 

@@ -292,6 +292,26 @@ test('a platform refusing the order itself (400, 422) is dead at once with its r
   }
 });
 
+test('a claim that fails after it claimed some jobs (here: before the capped destinations’ part) still runs those jobs at once: each push is done at its first try', async () => {
+  // The first claim's jobs are committed as this worker's. Were they dropped with the error, they
+  // would wait out their lease (3 × 1 s + margin) and then count a second try.
+  const b = await bench({ failpoints: 'outbox.claim_held=error*1', flags: { fulfillmentTimeoutMs: 1_000 } });
+  let worker: OutboxWorker | undefined;
+  try {
+    const ids = await liveOrders(b, 3);
+    worker = startPushWorker(b.server.deps)!;
+    await until('every push done', async () => (await pushJobs(b)).every((j) => j.state === 'done'));
+    assert.equal(b.server.logs.filter((l) => /claiming the jobs of capped or probed destinations failed/.test(String(l.msg))).length, 1, 'the failed part of the claim is logged once');
+    for (const id of ids) {
+      assert.equal((await jobOf(b, id)).attempts, 1, tries(b, id));
+      assert.equal(b.sim.orders().filter((o) => o.external_ref === id).length, 1);
+    }
+  } finally {
+    await worker?.stop();
+    await b.close();
+  }
+});
+
 test('failures on our side (an error before the request leaves) are not the platform’s: six in a row open no circuit, and each push still reaches the platform once', async () => {
   const failures = CIRCUIT_FAILURES_TO_OPEN + 1;
   const b = await bench({ failpoints: `push.before_request=error*${failures}` });
