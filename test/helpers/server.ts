@@ -26,7 +26,7 @@ export interface TestServer {
 export const tempDbFile = tempDatabase;
 
 export async function startServer(flags: ConfigFlags = {}, options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestServer> {
-  const tmp = tempDbFile();
+  const tmp = tempDatabase({ migrated: true });
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {

@@ -3,7 +3,7 @@
 // PostgreSQL database on that server instead, and `--db`, CODRAIL_DB and the servers take its URL.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -28,7 +28,16 @@ export function withDatabaseEnv<E extends Record<string, string | undefined>>(en
   return { ...env, ...databaseEnv(env) };
 }
 
-function psql(url: string, statement: string): void {
+/** What a template database of the suite's PostgreSQL run is named (test/tools/template-database.ts). */
+export const TEMPLATE_NAME = /^codrail_template_[0-9a-f]{16}$/;
+
+/**
+ * The migrated database this suite run made once (test/tools/suite.sh exports it): a SQLite file, or
+ * a database's name on the PostgreSQL server. Unset (a file run by hand), every server migrates its own.
+ */
+const TEMPLATE = ((t) => (t && (onPostgres ? TEMPLATE_NAME.test(t) : t.endsWith('codrail-template.sqlite') && existsSync(t)) ? t : undefined))(process.env.CODRAIL_TEST_TEMPLATE);
+
+export function psql(url: string, statement: string): void {
   const r = spawnSync('psql', ['-qX', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', statement], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`psql: ${statement}: ${r.stderr || r.error?.message}`);
 }
@@ -38,12 +47,15 @@ function psql(url: string, statement: string): void {
  * on the suite's server. `file` is what `--db` takes either way; `dir` is a new directory for the
  * test's other files (the SQLite file's own); `cleanup` removes both.
  */
-export function tempDatabase(): { file: string; dir: string; cleanup(): void } {
+export function tempDatabase(options: { migrated?: boolean } = {}): { file: string; dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'codrail-test-'));
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  // `migrated`: a copy of the run's template when there is one (the caller still runs `migrate`,
+  // which then finds nothing to do).
+  const template = options.migrated ? TEMPLATE : undefined;
   if (TEST_POSTGRES_URL !== undefined) {
     const name = `codrail_test_${randomBytes(8).toString('hex')}`;
-    psql(TEST_POSTGRES_URL, `CREATE DATABASE ${name}`);
+    psql(TEST_POSTGRES_URL, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
     const url = new URL(TEST_POSTGRES_URL);
     url.pathname = `/${name}`;
     return {
@@ -55,5 +67,7 @@ export function tempDatabase(): { file: string; dir: string; cleanup(): void } {
       },
     };
   }
-  return { file: join(dir, 'codrail.sqlite'), dir, cleanup: removeDir };
+  const file = join(dir, 'codrail.sqlite');
+  if (template) copyFileSync(template, file);
+  return { file, dir, cleanup: removeDir };
 }

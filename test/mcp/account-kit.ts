@@ -39,12 +39,10 @@ export type Snapshot = Record<(typeof TABLES)[number], unknown[]>;
 
 /** Every row of the account tables, in a stable order. */
 export async function snapshot(deps: Pick<Deps, 'db'>): Promise<Snapshot> {
-  const out = {} as Snapshot;
-  for (const table of TABLES) {
-    const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(deps.db)).rows.map((r) => JSON.stringify(r));
-    out[table] = rows.sort();
-  }
-  return out;
+  // The tables are read at once: on PostgreSQL each read is a round trip on its own pooled
+  // connection, and the attack run takes two snapshots around each of its 7,000 requests.
+  const tables = await Promise.all(TABLES.map(async (table) => (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(deps.db)).rows.map((r) => JSON.stringify(r)).sort()));
+  return Object.fromEntries(TABLES.map((table, i) => [table, tables[i]!])) as Snapshot;
 }
 
 /** Runs `act` and asserts that no row of the account tables was added, changed or removed. */

@@ -2,4 +2,5 @@
 # Runs every leaf test of a test file alone, by its exact name, and prints the ones that fail alone
 # or that the name reaches no test (test/tools/each-test-alone.mjs). Exits 1 when one does.
 # Usage: bash test/tools/each-test-alone.sh test/cli/stores.test.ts [more files…]
-exec node "$(dirname "$0")/each-test-alone.mjs" "$@"
+# Each test server starts from a copy of one migrated database made for this run (with-template.sh).
+exec bash "$(dirname "$0")/with-template.sh" node "$(dirname "$0")/each-test-alone.mjs" "$@"

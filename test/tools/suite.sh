@@ -9,9 +9,10 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 mapfile -t shared < <(find test -name '*.test.ts' ! -name '*.alone.test.ts' | sort)
 mapfile -t alone < <(find test -name '*.alone.test.ts' | sort)
-node --import ./test/tools/register.mjs --test --test-concurrency=4 "${shared[@]}"
+# Each test server starts from a copy of one migrated database made for this run (with-template.sh).
+bash test/tools/with-template.sh node --import ./test/tools/register.mjs --test --test-concurrency=4 "${shared[@]}"
 status=$?
 if [ "${#alone[@]}" -gt 0 ]; then
-  node --import ./test/tools/register.mjs --test --test-concurrency=1 "${alone[@]}" || status=1
+  bash test/tools/with-template.sh node --import ./test/tools/register.mjs --test --test-concurrency=1 "${alone[@]}" || status=1
 fi
 exit "$status"
