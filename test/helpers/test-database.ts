@@ -35,7 +35,13 @@ export const TEMPLATE_NAME = /^codrail_template_[0-9a-f]{16}$/;
  * The migrated database this suite run made once (test/tools/suite.sh exports it): a SQLite file, or
  * a database's name on the PostgreSQL server. Unset (a file run by hand), every server migrates its own.
  */
-const TEMPLATE = ((t) => (t && (onPostgres ? TEMPLATE_NAME.test(t) : t.endsWith('codrail-template.sqlite') && existsSync(t)) ? t : undefined))(process.env.CODRAIL_TEST_TEMPLATE);
+const TEMPLATE = usableTemplate(process.env.CODRAIL_TEST_TEMPLATE);
+
+function usableTemplate(given: string | undefined): string | undefined {
+  if (!given) return undefined;
+  const usable = onPostgres ? TEMPLATE_NAME.test(given) : given.endsWith('codrail-template.sqlite') && existsSync(given);
+  return usable ? given : undefined;
+}
 
 export function psql(url: string, statement: string): void {
   const r = spawnSync('psql', ['-qX', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', statement], { encoding: 'utf8' });
