@@ -1,5 +1,5 @@
 // What dist/ was built from (scripts/build.mjs writes it; bin/codrail compares): every file under
-// src/ with its size and modification time, and those of package.json and the build script. A tree edited since the build
+// src/ with its size and modification time, and those of package.json and the build's two scripts. A tree edited since the build
 // differs, and the CLI runs the TypeScript through tsx instead. Stats only, no reads: a few
 // milliseconds for the whole tree.
 import { readdirSync, statSync } from 'node:fs';
@@ -26,5 +26,5 @@ export function fingerprint(root) {
     const s = statSync(join(root, file));
     return `${s.size}:${s.mtimeMs}`;
   };
-  return { files, size, newest, package: stamp('package.json'), build: stamp('scripts/build.mjs') };
+  return { files, size, newest, package: stamp('package.json'), build: stamp('scripts/build.mjs'), options: stamp('scripts/bundle-options.mjs') };
 }

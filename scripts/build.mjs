@@ -1,11 +1,11 @@
 // Builds dist/ from src/ once (issue 26): `npm install` runs it (the `prepare` script), bin/codrail
 // runs the build when it is current. One ES module bundle per entry with shared chunks, so a
-// command loads only the chunks its imports reach; node_modules are bundled too (no module
-// resolution at start-up) except the native addons, which load as installed.
+// command loads only the chunks its imports reach (scripts/bundle-options.mjs).
 import { build } from 'esbuild';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { fingerprint } from '../bin/fingerprint.mjs';
+import { bundleOptions } from './bundle-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const started = performance.now();
@@ -14,29 +14,17 @@ const started = performance.now();
 mkdirSync(new URL('../dist/', import.meta.url), { recursive: true });
 for (const f of readdirSync(new URL('../dist/', import.meta.url))) if (!/^(codrail-|sea$)/.test(f)) rmSync(new URL(`../dist/${f}`, import.meta.url), { recursive: true, force: true });
 const result = await build({
+  ...bundleOptions,
   absWorkingDir: root,
   entryPoints: { codrail: 'src/cli/main.ts' },
   outdir: 'dist',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  // ES module builds first: some packages' `main` is a UMD wrapper whose require() calls a bundler cannot follow (jsonc-parser).
-  mainFields: ['module', 'main'],
   chunkNames: 'chunk-[hash]',
-  // react-devtools-core: ink imports it only under DEV=true, and it is not installed.
-  external: ['better-sqlite3', 'sharp', 'react-devtools-core'],
-  // Bundled CommonJS packages call require(): give the ES module bundle one.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  jsx: 'automatic',
   // Less to parse at every start; names are kept, so a stack trace still reads.
   minifyWhitespace: true,
   minifySyntax: true,
   keepNames: false,
   sourcemap: 'linked',
   metafile: true,
-  logLevel: 'warning',
   legalComments: 'linked',
 });
 // The sources this build was made from: bin/codrail compares it with the tree before trusting dist/.

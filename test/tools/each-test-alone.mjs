@@ -13,7 +13,7 @@ const TIMEOUT_MS = 180_000;
 
 function run(args) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', './test/tools/register.mjs', '--test', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--enable-source-maps', '--test', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -24,6 +24,9 @@ function run(args) {
     });
   });
 }
+
+/** A test file's build (test/tools/build-tests.mjs, which each-test-alone.sh runs first). */
+const built = (file) => `.test-build/${file.replace(/\.ts$/, '.js')}`;
 
 const escape = (name) => name.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 const count = (out, what) => Number(new RegExp(`^# ${what} (\\d+)`, 'm').exec(out)?.[1] ?? 'NaN');
@@ -48,7 +51,7 @@ async function pool(items, task) {
 // suite has none, and one added would be a test that cannot fail.
 const listed = new Map();
 await pool(files, async (file) => {
-  const out = (await run([`--test-reporter=${REPORTER}`, '--test-name-pattern=(?!)', file])).out;
+  const out = (await run([`--test-reporter=${REPORTER}`, '--test-name-pattern=(?!)', built(file)])).out;
   listed.set(file, out.split('\n').filter((l) => l.startsWith('"')).map((l) => JSON.parse(l)));
 });
 for (const file of files) {
@@ -74,7 +77,7 @@ let next = 0;
 async function worker() {
   while (next < work.length) {
     const { file, name } = work[next++];
-    const { out } = await run(['--test-reporter=tap', `--test-name-pattern=^${escape(name)}$`, file]);
+    const { out } = await run(['--test-reporter=tap', `--test-name-pattern=^${escape(name)}$`, built(file)]);
     // A test that skips itself here with its own reason (one of PostgreSQL's, on the SQLite run) was
     // found and said why: not a name that reaches no test.
     const ownSkip = out.split('\n').some((l) => /^\s*ok \d+ - /.test(l) && l.includes(` - ${name} # SKIP `) && !l.includes('# SKIP test name does not match pattern'));

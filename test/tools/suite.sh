@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
-# The whole test suite, as `npm test` and `npm run test:postgres` run it: every test file, four at a
-# time; then the files named *.alone.test.ts, one at a time with nothing beside them. Those measure
-# what a person would get (Lighthouse's mobile score of the landing page), and Lighthouse's own
-# variability guide names the machine's other work ("client resource contention") as a high source
-# of variance: beside three other test files on two cores, a page that scores 99 alone scored 93 in CI.
+# The whole test suite, as `npm test` and `npm run test:postgres` run it (or only the test files
+# named): every test file, four at a time; then the files named *.alone.test.ts, one at a time with
+# nothing beside them. Those measure what a person would get (Lighthouse's mobile score of the
+# landing page), and Lighthouse's own variability guide names the machine's other work ("client
+# resource contention") as a high source of variance: beside three other test files on two cores, a
+# page that scores 99 alone scored 93 in CI.
+# The files run from their build (test/tools/build-tests.mjs: compiled once, not through tsx in
+# every file's process), with source maps so a failure names the TypeScript line.
 # Both parts always run, so one run reports every failure; the exit status fails if either did.
+# Usage: bash test/tools/suite.sh [test/….test.ts …]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-mapfile -t shared < <(find test -name '*.test.ts' ! -name '*.alone.test.ts' | sort)
-mapfile -t alone < <(find test -name '*.alone.test.ts' | sort)
+node test/tools/build-tests.mjs || exit 1
+if [ "$#" -gt 0 ]; then mapfile -t named < <(printf '%s\n' "$@"); else mapfile -t named < <(find test -name '*.test.ts' | sort); fi
+shared=(); alone=()
+for f in "${named[@]}"; do
+  built=".test-build/${f%.ts}.js"
+  if [[ "$f" == *.alone.test.ts ]]; then alone+=("$built"); else shared+=("$built"); fi
+done
+status=0
 # Each test server starts from a copy of one migrated database made for this run (with-template.sh).
-bash test/tools/with-template.sh node --import ./test/tools/register.mjs --test --test-concurrency=4 "${shared[@]}"
-status=$?
+if [ "${#shared[@]}" -gt 0 ]; then
+  bash test/tools/with-template.sh node --enable-source-maps --test --test-concurrency=4 "${shared[@]}" || status=1
+fi
 if [ "${#alone[@]}" -gt 0 ]; then
-  bash test/tools/with-template.sh node --import ./test/tools/register.mjs --test --test-concurrency=1 "${alone[@]}" || status=1
+  bash test/tools/with-template.sh node --enable-source-maps --test --test-concurrency=1 "${alone[@]}" || status=1
 fi
 exit "$status"
