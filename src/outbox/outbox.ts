@@ -308,7 +308,10 @@ export class Outbox<J extends OutboxRow> {
         await this.#kind.failed?.(tx, job, new AttemptFailure(failure.kind, reason, failure.retryAfterMs, failure.status), 'dead', at, tookMs);
         return true;
       });
-      if (settled) log.error({ jobId: job.id, ...this.#kind.subject(job), attempts: job.attempts, error: reason }, `${name}: given up`);
+      // A job tried once by design (an endpoint's test delivery) answered whoever asked for it: its
+      // failure is that answer, not a job lost to the operator, so it is no error (whichever process
+      // ran it: the worker of `serve` may take a test delivery before the CLI that made it).
+      if (settled) (once ? log.warn : log.error).call(log, { jobId: job.id, ...this.#kind.subject(job), attempts: job.attempts, error: reason }, `${name}: given up`);
       else this.#notSettled(job, reason);
       return;
     }
