@@ -44,7 +44,9 @@ const stop = async () => {
   served = undefined;
 };
 
+// Nothing to set up where the tests skip themselves (PostgreSQL): a demo and a serve cost 10 s there.
 before(async () => {
+  if (sqliteOnly) return;
   const demo = (await cliJson(tmp.file, ['demo'])).json as { curl: string };
   // The demo's own curl, aimed at this server: its headers and body.
   const headers = Object.fromEntries([...demo.curl.matchAll(/-H '([^:]+): ([^']*)'/g)].map((m) => [m[1]!, m[2]!]));
