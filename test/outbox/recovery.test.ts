@@ -77,6 +77,13 @@ async function liveOrders(b: Bench, n: number): Promise<string[]> {
 
 const pushJobs = (b: Bench) => b.server.deps.db.selectFrom('fulfillment_jobs').selectAll().where('action', '=', 'push').orderBy('order_id').execute();
 
+/** What the server logged about an order's pushes, and its claims' failures: a failure message's evidence. */
+const triesLogged = (b: Bench, orderId: string) =>
+  b.server.logs
+    .filter((l) => l.orderId === orderId || (l.orderId === undefined && (l.level as number) >= 40))
+    .map((l) => JSON.stringify(l))
+    .join('\n');
+
 /** Each order is on the platform exactly once, created by one request. */
 function exactlyOnce(b: Bench, ids: readonly string[]): void {
   const platform = b.sim.orders();
@@ -133,7 +140,7 @@ test('after an outage that parked every push at the 10-minute cap and then dropp
       const waitingUntil = atReturn.get(j.order_id)!.next_attempt_at;
       assert.ok(Date.parse(j.updated_at) < Date.parse(waitingUntil), `order ${j.order_id} was pushed at ${j.updated_at}, before its backoff's ${waitingUntil}: released, not waited out`);
     }
-    for (const j of done) assert.equal(j.attempts, atReturn.get(j.order_id)!.attempts + 1, `order ${j.order_id}: one try after the return`);
+    for (const j of done) assert.equal(j.attempts, atReturn.get(j.order_id)!.attempts + 1, `order ${j.order_id}: one try after the return\n${triesLogged(b, j.order_id)}`);
     // The dropped probe may have created its order: it looked it up first, found nothing, created it.
     const [probe] = done.filter((j) => atReturn.get(j.order_id)!.unknown_outcome > 0);
     assert.ok(probe);
@@ -176,7 +183,7 @@ test('after an outage that dropped every connection, with the first retry after 
 
     exactlyOnce(b, ids);
     const done = await pushJobs(b);
-    for (const j of done) assert.equal(j.attempts, atReturn.get(j.order_id)!.attempts + 1, `order ${j.order_id}: one try after the return, none failed`);
+    for (const j of done) assert.equal(j.attempts, atReturn.get(j.order_id)!.attempts + 1, `order ${j.order_id}: one try after the return, none failed\n${triesLogged(b, j.order_id)}`);
     for (const j of tried) assert.equal(platform.lookupsOf(j.order_id), 1, `order ${j.order_id}: looked up before it was created`);
     assert.equal(platform.lookups(), tried.length, 'an order never tried was created without a look-up');
     const pushed = await b.server.deps.db.selectFrom('order_events').select('data').where('type', '=', 'fulfillment.pushed').execute();
