@@ -17,6 +17,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import { addressAllowed, type AddressPolicy } from './address-policy.ts';
 import { Pacer, type Pace, type PaceSlots } from './pacer.ts';
 import { OutboundError, retryAfterMs } from './outbound-error.ts';
+import { OUTBOUND_IDLE_SOCKET_MS } from '../../limits.ts';
 
 /** Resolves a host name to every address it has (the system resolver unless a test or an operator passes another). */
 export type Resolver = (hostname: string, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
@@ -73,8 +74,12 @@ export class OutboundClient {
   constructor(options: { resolve?: Resolver; paceSlots?: PaceSlots } = {}) {
     this.#resolve = options.resolve ?? systemResolver;
     this.#pacer = new Pacer({ slots: options.paceSlots });
-    // Kept-alive sockets per policy: a socket opened under one policy never serves the other.
-    const agents = () => ({ 'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo' }), 'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo' }) });
+    // Kept-alive sockets per policy: a socket opened under one policy never serves the other. An idle
+    // one is let go before the other side's idle timeout (OUTBOUND_IDLE_SOCKET_MS: Node applies the
+    // Keep-Alive hint only with a timeout set). On a socket in use the timeout only emits an event no
+    // one listens to: a request's own deadline is `deadlineMs`.
+    const kept = { keepAlive: true, scheduling: 'lifo', timeout: OUTBOUND_IDLE_SOCKET_MS } as const;
+    const agents = () => ({ 'http:': new http.Agent(kept), 'https:': new https.Agent(kept) });
     this.#agents = { public: agents(), any: agents() };
     this.#lookups = { public: this.#guardedLookup('public'), any: this.#guardedLookup('any') };
   }

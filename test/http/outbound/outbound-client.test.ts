@@ -4,12 +4,14 @@
 // the socket connects to, and every failure is one OutboundError the outbox reads the same way.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import { OutboundClient, type OutboundRequest, type Resolver } from '../../../src/http/outbound/outbound-client.ts';
 import { OutboundError, retryAfterMs } from '../../../src/http/outbound/outbound-error.ts';
 import { classifyFailure } from '../../../src/outbox/attempt-failure.ts';
+import { OUTBOUND_IDLE_SOCKET_MS } from '../../../src/limits.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -308,6 +310,71 @@ describe('OutboundClient', () => {
     // too_large, not timeout: each ended at the byte cap, before its deadline.
     for (const r of results) assert.equal(r.status === 'rejected' && (r.reason as OutboundError).kind, 'too_large');
     assert.ok(peak - before < 100 * 1024 * 1024, `grew by ${Math.round((peak - before) / 1024 / 1024)} MB`);
+  });
+});
+
+/**
+ * How a kept-alive connection ended, seen from the server: `byClient` when the client's FIN came
+ * first (the server then only closes its side), false when the server closed it itself.
+ */
+function connectionEnd(server: Server | TcpServer): Promise<{ byClient: boolean; idleMs: number } | undefined> {
+  // Nobody closing it within 15 s is an answer too (undefined), so the test fails instead of hanging.
+  const never = delay(15_000, undefined, { ref: false });
+  const ended = new Promise<{ byClient: boolean; idleMs: number }>((resolve) =>
+    server.once('connection', (socket: Socket) => {
+      let byClient = false;
+      let last = Date.now();
+      socket.on('data', () => (last = Date.now()));
+      socket.once('end', () => (byClient = true));
+      socket.once('close', () => resolve({ byClient, idleMs: Date.now() - last }));
+    }),
+  );
+  return Promise.race([ended, never]);
+}
+
+async function listening<S extends Server | TcpServer>(server: S): Promise<S & { url: string }> {
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return Object.assign(server, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+}
+
+describe('kept-alive connections are let go before the other side closes them', () => {
+  // A request written into a connection the other side is closing is reset: an unknown outcome, one
+  // more try, and for a WhatsApp send a message given up. This side closes its idle ones first.
+  test('a peer announcing a 2 s idle timeout (Keep-Alive: timeout=2): the client closes the idle connection first', { timeout: 30_000 }, async () => {
+    const server = await listening(createServer((_req, res) => void res.end('{}')));
+    server.keepAliveTimeout = 2_000;
+    const client = new OutboundClient();
+    try {
+      const ended = connectionEnd(server);
+      const answer = await client.send({ url: `${server.url}/x`, addresses: 'any', deadlineMs: 5_000, maxBytes: 1024, what: 'GET /x' });
+      assert.match(String(answer.headers['keep-alive']), /^timeout=2\b/);
+      const end = await ended;
+      assert.ok(end, 'nobody closed the idle connection within 15 s');
+      assert.ok(end.byClient, `the server closed the connection itself after ${end.idleMs} ms idle: the client kept it past the announced timeout`);
+    } finally {
+      client.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  test(`a peer announcing nothing: the client closes an idle connection after ${OUTBOUND_IDLE_SOCKET_MS} ms`, { timeout: 30_000 }, async () => {
+    // A bare HTTP/1.1 server that answers without a Keep-Alive header and never closes a connection.
+    const server = await listening(
+      createTcpServer((socket) => socket.on('data', () => socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}'))),
+    );
+    const client = new OutboundClient();
+    const ended = connectionEnd(server);
+    try {
+      await client.send({ url: `${server.url}/x`, addresses: 'any', deadlineMs: 5_000, maxBytes: 1024, what: 'GET /x' });
+      const end = await ended;
+      assert.ok(end, 'the client kept the idle connection 15 s');
+      assert.ok(end.byClient);
+      assert.ok(end.idleMs >= OUTBOUND_IDLE_SOCKET_MS - 100, `closed after ${end.idleMs} ms idle`);
+    } finally {
+      client.close();
+      server.close();
+    }
   });
 });
 
