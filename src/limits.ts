@@ -112,14 +112,6 @@ export const CONNECTIONS_CHECK_MS = 1_000;
 /** A request line longer than this is 414 (the whole header block is bounded by Node's 16 KiB). */
 export const MAX_URL_BYTES = 8_192;
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
-/**
- * How long an outbound kept-alive socket may sit unused before this side closes it; shorter when the
- * other side announces its own idle timeout (`Keep-Alive: timeout=N`: N s less one). Below the
- * shortest common server idle timeout (Node's and Apache's 5 s), so a request is never written into a
- * connection the other side is closing: its reset would be an unknown outcome, one more try with a
- * look-up, and for a WhatsApp send a message given up. Node's own global agent does the same (5 s).
- */
-export const OUTBOUND_IDLE_SOCKET_MS = 4_000;
 
 /** CLI list commands. */
 export const LIST_DEFAULT_LIMIT = 50;

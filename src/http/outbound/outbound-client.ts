@@ -17,7 +17,6 @@ import { isIP, type LookupFunction } from 'node:net';
 import { addressAllowed, type AddressPolicy } from './address-policy.ts';
 import { Pacer, type Pace, type PaceSlots } from './pacer.ts';
 import { OutboundError, retryAfterMs } from './outbound-error.ts';
-import { OUTBOUND_IDLE_SOCKET_MS } from '../../limits.ts';
 
 /** Resolves a host name to every address it has (the system resolver unless a test or an operator passes another). */
 export type Resolver = (hostname: string, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
@@ -63,6 +62,16 @@ function connectionError(error: NodeJS.ErrnoException, what: string, sent: boole
   if (NOT_CONNECTED.has(code)) return new OutboundError('refused', `${what}: ${code === 'ECONNREFUSED' ? 'connection refused (ECONNREFUSED)' : `host not found (${code})`}`, { sent: false });
   return new OutboundError('network', `${what}: connection failed (${code})`, { sent });
 }
+
+/**
+ * How long an outbound kept-alive socket may sit unused before this side closes it; shorter when the
+ * other side announces its own idle timeout (`Keep-Alive: timeout=N`: N s less one). Below the
+ * shortest common server idle timeout (Node's and Apache's 5 s), so a request is never written into a
+ * connection the other side is closing: its reset would be an unknown outcome, one more try with a
+ * look-up, and for a WhatsApp send a message given up. Node's own global agent does the same (5 s).
+ * Here, not in limits.ts: this module imports nothing from src outside itself.
+ */
+export const OUTBOUND_IDLE_SOCKET_MS = 4_000;
 
 export class OutboundClient {
   readonly #resolve: Resolver;

@@ -8,10 +8,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import type { LookupAddress } from 'node:dns';
-import { OutboundClient, type OutboundRequest, type Resolver } from '../../../src/http/outbound/outbound-client.ts';
+import { OUTBOUND_IDLE_SOCKET_MS, OutboundClient, type OutboundRequest, type Resolver } from '../../../src/http/outbound/outbound-client.ts';
 import { OutboundError, retryAfterMs } from '../../../src/http/outbound/outbound-error.ts';
 import { classifyFailure } from '../../../src/outbox/attempt-failure.ts';
-import { OUTBOUND_IDLE_SOCKET_MS } from '../../../src/limits.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
